@@ -1,0 +1,223 @@
+"""Models: a folder with `model.mlir` and `model.toml`, or a bare static-shape `.mlir`.
+
+`model.toml` names the entry function, describes each input (shape, element
+type, values or a seeded generator) and, for dynamic shapes, the sizes that
+the symbolic dimensions take.  Inputs are generated here, once, and the same
+arrays feed the image and the host reference.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .paths import PROJECT_ROOT
+
+MODELS_DIR = PROJECT_ROOT / "models"
+
+# MLIR element type -> NumPy dtype.  Only what the runner and the bare-metal
+# runtime handle; anything else is refused with this list.
+ELEMENT_TYPES: dict[str, str] = {
+    "f32": "float32",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+}
+
+
+class ModelError(Exception):
+    """A model that cannot be built: unknown, missing files, bad description."""
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    shape: tuple[int | str, ...]
+    dtype: str
+    generator: dict = field(default_factory=dict)
+
+    def concrete_shape(self, size: int | None) -> tuple[int, ...]:
+        dims = []
+        for dim in self.shape:
+            if isinstance(dim, str):
+                if size is None:
+                    raise ModelError(f"dimension {dim!r} needs a size")
+                dims.append(size)
+            else:
+                dims.append(dim)
+        return tuple(dims)
+
+    def generate(self, size: int | None) -> np.ndarray:
+        shape = self.concrete_shape(size)
+        dtype = np.dtype(ELEMENT_TYPES[self.dtype])
+        kind = self.generator.get("kind", "randint")
+        if kind == "randint":
+            rng = np.random.default_rng(self.generator.get("seed", 0))
+            low, high = self.generator.get("low", -4), self.generator.get("high", 5)
+            return rng.integers(low, high, size=shape).astype(dtype)
+        if kind == "values":
+            values = np.asarray(self.generator["values"], dtype=dtype)
+            if values.size != int(np.prod(shape)):
+                raise ModelError(f"{values.size} values given for shape {shape}")
+            return values.reshape(shape)
+        raise ModelError(f"unknown input generator {kind!r} (use 'randint' or 'values')")
+
+    @property
+    def is_dynamic(self) -> bool:
+        return any(isinstance(d, str) for d in self.shape)
+
+
+@dataclass(frozen=True)
+class Model:
+    name: str
+    mlir: Path
+    function: str
+    inputs: tuple[InputSpec, ...]
+    sizes: tuple[int, ...] = ()
+    tolerance: float = 0.0
+    description: str = ""
+
+    @property
+    def is_dynamic(self) -> bool:
+        return any(spec.is_dynamic for spec in self.inputs)
+
+    def resolve_size(self, size: int | None) -> int | None:
+        """The size to build: the given one (checked) or the model's default."""
+        if not self.is_dynamic:
+            if size is not None:
+                raise ModelError(f"model {self.name!r} has static shapes; SIZE does not apply")
+            return None
+        if size is None:
+            return self.sizes[0]
+        if size <= 0:
+            raise ModelError(f"SIZE must be positive, not {size}")
+        return size
+
+    def generate_inputs(self, size: int | None) -> list[np.ndarray]:
+        return [spec.generate(self.resolve_size(size)) for spec in self.inputs]
+
+    def variant(self, size: int | None) -> str:
+        """A build-directory name for this model at this size."""
+        resolved = self.resolve_size(size)
+        return self.name if resolved is None else f"{self.name}-{resolved}"
+
+
+def list_models() -> list[str]:
+    return sorted(p.parent.name for p in MODELS_DIR.glob("*/model.toml"))
+
+
+_FUNC_RE = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.]+)\s*\(([^)]*)\)", re.S)
+_TENSOR_RE = re.compile(r"tensor<([^>]*)>")
+
+
+def parse_signature(text: str, function: str) -> list[tuple[tuple[int | str, ...], str]]:
+    """Argument shapes and element types of `function`, read from MLIR text."""
+    for match in _FUNC_RE.finditer(text):
+        if match.group(1) != function:
+            continue
+        args = []
+        for tensor in _TENSOR_RE.findall(match.group(2)):
+            *dims, elem = tensor.split("x")
+            args.append((tuple("?" if d == "?" else int(d) for d in dims), elem.strip()))
+        return args
+    found = [m.group(1) for m in _FUNC_RE.finditer(text)]
+    raise ModelError(
+        f"function @{function} not found in the MLIR"
+        + (f" (functions there: {', '.join(found)})" if found else " (no func.func found)")
+    )
+
+
+def _check_types(name: str, signature: list[tuple[tuple[int | str, ...], str]]) -> None:
+    for index, (_, elem) in enumerate(signature):
+        if elem not in ELEMENT_TYPES:
+            raise ModelError(
+                f"model {name!r}: input {index} has element type {elem}, which is not "
+                f"supported (supported: {', '.join(ELEMENT_TYPES)})"
+            )
+
+
+def _load_folder(folder: Path) -> Model:
+    mlir, desc = folder / "model.mlir", folder / "model.toml"
+    for path in (mlir, desc):
+        if not path.is_file():
+            raise ModelError(f"model folder {folder} has no {path.name}")
+    try:
+        data = tomllib.loads(desc.read_text())
+    except tomllib.TOMLDecodeError as err:
+        raise ModelError(f"{desc}: {err}") from err
+    if "function" not in data or "inputs" not in data:
+        raise ModelError(f"{desc}: needs 'function' and [[inputs]]")
+    specs = []
+    for index, item in enumerate(data["inputs"]):
+        dtype = item.get("dtype")
+        if dtype not in ELEMENT_TYPES:
+            raise ModelError(
+                f"{desc}: input {index} has dtype {dtype!r}; supported: {', '.join(ELEMENT_TYPES)}"
+            )
+        specs.append(InputSpec(tuple(item["shape"]), dtype, dict(item.get("generator", {}))))
+    model = Model(
+        name=folder.name,
+        mlir=mlir,
+        function=data["function"],
+        inputs=tuple(specs),
+        sizes=tuple(data.get("sizes", ())),
+        tolerance=float(data.get("tolerance", 0.0)),
+        description=data.get("description", ""),
+    )
+    if model.is_dynamic and not model.sizes:
+        raise ModelError(f"{desc}: dynamic shapes need 'sizes'")
+    signature = parse_signature(mlir.read_text(), model.function)
+    _check_types(model.name, signature)
+    if len(signature) != len(specs):
+        raise ModelError(
+            f"{desc}: describes {len(specs)} inputs but @{model.function} takes {len(signature)}"
+        )
+    for index, ((dims, elem), spec) in enumerate(zip(signature, specs)):
+        if elem != spec.dtype or len(dims) != len(spec.shape):
+            raise ModelError(
+                f"{desc}: input {index} is {spec.dtype} of rank {len(spec.shape)} here "
+                f"but {elem} of rank {len(dims)} in the MLIR"
+            )
+    return model
+
+
+def _load_bare_mlir(path: Path) -> Model:
+    """A bare .mlir: its first function, static shapes only, seeded inputs."""
+    text = path.read_text()
+    match = _FUNC_RE.search(text)
+    if not match:
+        raise ModelError(f"{path}: no func.func found")
+    function = match.group(1)
+    signature = parse_signature(text, function)
+    _check_types(path.stem, signature)
+    specs = []
+    for index, (dims, elem) in enumerate(signature):
+        if "?" in dims:
+            raise ModelError(
+                f"{path}: input {index} of @{function} has a dynamic shape; put the model in a "
+                "folder with a model.toml that gives its sizes"
+            )
+        specs.append(InputSpec(dims, elem, {"kind": "randint", "seed": index + 1}))
+    return Model(name=path.stem, mlir=path, function=function, inputs=tuple(specs))
+
+
+def load_model(spec: str) -> Model:
+    """A model by name (a folder under models/) or by path (folder or bare .mlir)."""
+    if not spec:
+        raise ModelError(f"no MODEL given; models: {', '.join(list_models())}")
+    if (MODELS_DIR / spec / "model.toml").is_file():
+        return _load_folder(MODELS_DIR / spec)
+    path = Path(spec)
+    if path.suffix == ".mlir":
+        if not path.is_file():
+            raise ModelError(f"MLIR file {path} does not exist")
+        return _load_bare_mlir(path.resolve())
+    if path.is_dir():
+        return _load_folder(path.resolve())
+    raise ModelError(
+        f"unknown model {spec!r}; models: {', '.join(list_models())} "
+        "(or a path to a model folder or a static-shape .mlir)"
+    )

@@ -1,0 +1,19 @@
+"""Where the project keeps its source, build outputs and download cache."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+LOCK_FILE = PROJECT_ROOT / "toolchain.lock"
+BUILD_DIR = PROJECT_ROOT / "build"
+CACHE_ENV = "IREERV_CACHE"
+
+
+def default_cache_dir() -> Path:
+    """The download and tool cache: $IREERV_CACHE, else the per-user XDG cache."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV]).expanduser().resolve()
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg).expanduser().resolve() / "ireerv"
