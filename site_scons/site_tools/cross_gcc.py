@@ -1,0 +1,66 @@
+"""The pinned RISC-V GCC cross toolchain, set up for one board.
+
+Expects env["TOOLCHAIN"] (ireerv.toolchain.Toolchain) and env["BOARD"]
+(ireerv.boards.Board).  Registers the Hex and Disassembly builders and gives
+Program an emitter that declares the link map.
+"""
+
+from __future__ import annotations
+
+import SCons.Action
+import SCons.Builder
+
+
+def _map_emitter(target, source, env):
+    elf = target[0]
+    target.append(elf.dir.File(elf.name.rsplit(".", 1)[0] + ".map"))
+    return target, source
+
+
+def generate(env) -> None:
+    toolchain = env["TOOLCHAIN"]
+    board = env["BOARD_SPEC"]
+    env.Tool("gcc")
+    env.Tool("gnulink")
+    env.Tool("ar")
+    env.Tool("as")
+    for var, tool in (
+        ("CC", "gcc"), ("AS", "gcc"), ("LINK", "gcc"), ("AR", "ar"), ("RANLIB", "ranlib"),
+        ("OBJCOPY", "objcopy"), ("OBJDUMP", "objdump"), ("SIZE", "size"),
+    ):
+        env[var] = str(toolchain.tool(tool))
+    libc = toolchain.libc_flags()
+    common = [f"-march={board.march}", f"-mabi={board.mabi}"]
+    env.Replace(
+        CCFLAGS=[*common, *libc, "-ffunction-sections", "-fdata-sections", "-g"],
+        ASFLAGS=[*common, *libc, "-g"],
+        ASPPFLAGS=["$ASFLAGS"],
+        ASPPCOM="$CC $ASPPFLAGS $CPPFLAGS $_CPPDEFFLAGS $_CPPINCFLAGS -c -o $TARGET $SOURCES",
+        CFLAGS=["-std=gnu11", "-Wall"],
+        # The multilib is chosen by the link -march: the long compile -march
+        # (with Zicsr/Zifencei) would select the 64-bit default libraries.
+        LINKFLAGS=[
+            f"-march={board.link_march}", f"-mabi={board.mabi}", *libc,
+            "-nostartfiles", "-Wl,--gc-sections", "-Wl,--no-warn-rwx-segments",
+            "-Wl,-Map=${TARGET.base}.map",
+        ],
+        ARFLAGS=["rcD"],  # D: deterministic archives (no timestamps or uids)
+        PROGSUFFIX=".elf",
+    )
+    env.Append(
+        BUILDERS={
+            "Hex": SCons.Builder.Builder(
+                action=SCons.Action.Action("$OBJCOPY -O verilog $SOURCE $TARGET", "$HEXCOMSTR"),
+                suffix=".hex", src_suffix=".elf",
+            ),
+            "Disassembly": SCons.Builder.Builder(
+                action=SCons.Action.Action("$OBJDUMP -d -S $SOURCE > $TARGET", "$DISCOMSTR"),
+                suffix=".dis", src_suffix=".elf",
+            ),
+        }
+    )
+    env.Append(PROGEMITTER=[_map_emitter])
+
+
+def exists(env) -> bool:
+    return "TOOLCHAIN" in env
