@@ -308,6 +308,7 @@ def _print_summary(target, source, env):
 def generate(env) -> None:
     env.AddMethod(model_image, "ModelImage")
     env.AddMethod(iree_runtime, "IreeRuntime")
+    env.AddMethod(_iree_compile_path, "IreeCompilePath")
 
 
 def exists(env) -> bool:

@@ -1,0 +1,184 @@
+"""Running images in simulation: the simulator, one checked run, and the bench.
+
+Adds env.Simulator(board), env.RunResult(image) (a JSON file, rebuilt when
+the image changes), env.RunImage(image) (always runs) and env.Bench().
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+import SCons.Action
+import SCons.Errors
+from ireerv import check, reference
+from ireerv.boards import Board
+from ireerv.fetch import FetchError
+from ireerv.models import load_model
+from ireerv.simulate import SimulationError, run_on_board
+
+# A long cluster run says it is alive this often when the program is quiet.
+HEARTBEAT_SECONDS = 30
+
+
+def _action(function, label: str):
+    return SCons.Action.Action(
+        function, strfunction=lambda target, source, env: f"{label:<8}{target[0]}")
+
+
+def _simulator_path(env, board: Board) -> Path | None:
+    """The cluster's Verilator model, built on demand into the cache; None for QEMU."""
+    if board.simulator.kind != "verilator-cluster":
+        if shutil.which(board.simulator.binary or "qemu-system-riscv32") is None:
+            raise SCons.Errors.BuildError(
+                errstr="qemu-system-riscv32 not found (Debian package qemu-system-misc)")
+        return None
+    from ireerv import verilator_build
+
+    try:
+        return verilator_build.cluster_simulator(
+            env.GetFetcher(), Path(env["CACHE_DIR"]) / "logs")
+    except (FetchError, verilator_build.VerilatorBuildError) as err:
+        raise SCons.Errors.BuildError(errstr=str(err)) from None
+
+
+def _build_simulator(target, source, env):
+    path = _simulator_path(env, env["_BOARD_OBJ"])
+    print(f"simulator: {path or 'qemu-system-riscv32'}")
+
+
+def simulator(env, board: Board):
+    node = env.Alias(f"simulator-{board.name}", [],
+                     SCons.Action.Action(_build_simulator, None), _BOARD_OBJ=board)
+    env.AlwaysBuild(node)
+    return node
+
+
+class _Echo:
+    """Shows the program's output as it comes, and a heartbeat while it is quiet."""
+
+    def __init__(self) -> None:
+        self.last = time.monotonic()
+        self.start = self.last
+        self.done = threading.Event()
+        threading.Thread(target=self._beat, daemon=True).start()
+
+    def __call__(self, text: str) -> None:
+        self.last = time.monotonic()
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def _beat(self) -> None:
+        while not self.done.wait(5):
+            now = time.monotonic()
+            if now - self.last >= HEARTBEAT_SECONDS:
+                print(f"... still running ({now - self.start:.0f} s)", flush=True)
+                self.last = now
+
+
+def _reference_outputs(env, model, size):
+    vmfb = Path(str(env["_VMFB"]))
+    return reference.run_on_host(vmfb, model.function, model.generate_inputs(size))
+
+
+def _run_and_check(target, source, env):
+    image = env["_IMAGE"]
+    board = image.board
+    sim = _simulator_path(env, board)
+    print(f"run: {image.model.name} on {board.name}"
+          + (f" (N={image.size})" if image.size else ""), flush=True)
+    echo = _Echo()
+    try:
+        result = run_on_board(
+            board, elf=Path(image.elf.abspath), hex_file=Path(image.hex.abspath), simulator=sim,
+            timeout=float(env["TIMEOUT"]), maxcycles=int(env["MAXCYCLES"]), on_output=echo)
+    except SimulationError as err:
+        raise SCons.Errors.BuildError(errstr=str(err)) from None
+    finally:
+        echo.done.set()
+    expected = _reference_outputs(env, image.model, image.size)
+    verdict = check.judge(result, expected, image.model.tolerance)
+    record = {
+        "model": image.model.name, "board": board.name, "size": image.size,
+        "runtime": image.runtime, **verdict.to_json(result),
+    }
+    Path(str(target[0])).write_text(json.dumps(record, indent=2) + "\n")
+    parsed = verdict.parsed
+    if parsed and parsed.startup_cycles is not None:
+        calls = ", ".join(f"{c:,}" for c in parsed.call_cycles)
+        print(f"cycles: start-up {parsed.startup_cycles:,}; calls {calls}")
+    if not verdict.passed:
+        Path(str(target[0])).unlink()
+        raise SCons.Errors.BuildError(
+            errstr=f"{image.model.name} on {board.name} FAILED:\n  " + "\n  ".join(
+                verdict.problems))
+    print(f"PASS: {sum(o.size for o in parsed.outputs)} output elements match the host "
+          f"reference ({'bit for bit' if image.model.tolerance == 0 else 'within tolerance'})")
+
+
+def _compile_host(target, source, env):
+    try:
+        reference.compile_for_host(env["_IREE_COMPILE"](), Path(str(source[0])),
+                                   Path(str(target[0])))
+    except (reference.ReferenceError, FetchError) as err:
+        raise SCons.Errors.BuildError(errstr=str(err)) from None
+
+
+def run_result(env, image):
+    """The checked result of running `image`, as JSON beside it."""
+    model = image.model
+    vmfb = env.Command(f"#build/host/{model.name}.vmfb", str(model.mlir),
+                       _action(_compile_host, "HOST"),
+                       _IREE_COMPILE=env.IreeCompilePath)
+    node = env.Command(f"{image.dir}/run.json", [image.elf, image.hex, vmfb],
+                       _action(_run_and_check, "RUN"), _IMAGE=image, _VMFB=vmfb[0])
+    return node
+
+
+def run_image(env, image):
+    node = run_result(env, image)
+    env.AlwaysBuild(node)
+    return node
+
+
+def _write_bench(target, source, env):
+    from ireerv import bench
+
+    results = [json.loads(Path(str(s)).read_text()) for s in source if str(s).endswith(".json")]
+    sizes = env["_BENCH_SIZES"]
+    table = bench.collect(results, sizes)
+    out = Path(str(target[0])).parent
+    bench.write(table, out)
+    print(bench.markdown(table))
+
+
+def bench_target(env):
+    """Matmul 4/16/32 on the cluster, IREE and plain C: the reference work's table."""
+    from ireerv.boards import load_board
+
+    board = load_board("cluster4")
+    model = load_model("matmul")
+    sources, sizes = [], {}
+    for size in model.sizes:
+        for runtime in ("iree", "none"):
+            image = env.ModelImage(board, model, size, runtime)
+            sources.append(run_result(env, image))
+            sizes[f"{size}-{runtime}"] = str(image.elf)
+    return env.Command(
+        ["#build/bench/bench.json", "#build/bench/bench.md", "#build/bench/bench.svg"],
+        sources, _action(_write_bench, "BENCH"), _BENCH_SIZES=sizes)
+
+
+def generate(env) -> None:
+    env.AddMethod(simulator, "Simulator")
+    env.AddMethod(run_result, "RunResult")
+    env.AddMethod(run_image, "RunImage")
+    env.AddMethod(bench_target, "Bench")
+
+
+def exists(env) -> bool:
+    return True
