@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from ireerv import paths
 from ireerv.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.lock import Lock, load_lock
@@ -37,9 +38,10 @@ def require_input(fetcher: Fetcher, name: str) -> Path:
     except FetchError as err:
         pin = fetcher.lock.input(name)
         where = getattr(pin, "url", None) or getattr(pin, "package", name)
+        version = getattr(pin, "commit", None) or getattr(pin, "version", "")
         pytest.skip(
-            f"needs pinned input {name!r} ({where} at {getattr(pin, 'commit', None) or getattr(pin, 'version', '')}): "
-            f"{err}; " + HOW_TO_PROVIDE.format(cache=fetcher.config.cache_root)
+            f"needs pinned input {name!r} ({where} at {version}): {err}; "
+            + HOW_TO_PROVIDE.format(cache=fetcher.config.cache_root)
         )
 
 

@@ -50,7 +50,7 @@ def compare(outputs: list[np.ndarray], reference: list[np.ndarray],
     if len(outputs) != len(reference):
         return [f"the image printed {len(outputs)} outputs, the reference has {len(reference)}"]
     problems = []
-    for index, (got, want) in enumerate(zip(outputs, reference)):
+    for index, (got, want) in enumerate(zip(outputs, reference, strict=True)):
         if got.shape != want.shape:
             problems.append(f"output {index}: shape {got.shape}, reference {want.shape}")
             continue

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import SCons.Action
 import SCons.Errors
+
 from ireerv import iree_build, iree_compile, runner_data
 from ireerv.boards import CONFIG_HEADER, Board
 from ireerv.cache import ensure_dir

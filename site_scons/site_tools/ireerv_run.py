@@ -15,6 +15,7 @@ from pathlib import Path
 
 import SCons.Action
 import SCons.Errors
+
 from ireerv import check, reference
 from ireerv.boards import Board
 from ireerv.fetch import FetchError

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import SCons.Errors
+
 from ireerv import paths
 from ireerv.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.lock import LockError, load_lock
