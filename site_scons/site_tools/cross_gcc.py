@@ -10,6 +10,8 @@ from __future__ import annotations
 import SCons.Action
 import SCons.Builder
 
+from ireerv.paths import PROJECT_ROOT
+
 
 def _map_emitter(target, source, env):
     elf = target[0]
@@ -31,9 +33,14 @@ def generate(env) -> None:
         env[var] = str(toolchain.tool(tool))
     libc = toolchain.libc_flags()
     common = [f"-march={board.march}", f"-mabi={board.mabi}"]
+    # Path-independent objects: no cache or checkout path in debug info or __FILE__.
+    prefix_maps = [f"-ffile-prefix-map={env['CACHE_DIR']}=/cache",
+                   f"-ffile-prefix-map={PROJECT_ROOT}=."]
     env.Replace(
-        CCFLAGS=[*common, *libc, "-ffunction-sections", "-fdata-sections", "-g"],
-        ASFLAGS=[*common, *libc, "-g"],
+        CCFLAGS=[*common, *libc, *prefix_maps, "-ffunction-sections", "-fdata-sections", "-g"],
+        # The assembler writes its own debug info: it needs the map spelled its way.
+        ASFLAGS=[*common, *libc, *prefix_maps, "-g",
+                 *(f"-Wa,--debug-prefix-map={m.split('=', 1)[1]}" for m in prefix_maps)],
         ASPPFLAGS=["$ASFLAGS"],
         ASPPCOM="$CC $ASPPFLAGS $CPPFLAGS $_CPPDEFFLAGS $_CPPINCFLAGS -c -o $TARGET $SOURCES",
         CFLAGS=["-std=gnu11", "-Wall"],

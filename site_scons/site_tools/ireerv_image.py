@@ -166,7 +166,6 @@ def _runtime_compile_env(benv):
         renv.Append(CCFLAGS=["-isystem", inc.format(src=src, build=rdir)])
     renv.Append(CPPDEFINES=iree_build.app_defines(benv["PROFILE"], config))
     renv.Append(CCFLAGS=["-Os" if benv["PROFILE"] == "release" else "-Og"])
-    renv.Append(CCFLAGS=[f"-ffile-prefix-map={src}=iree", f"-ffile-prefix-map={PROJECT_ROOT}=."])
     return renv
 
 

@@ -13,25 +13,7 @@ import SCons.Action
 import SCons.Errors
 
 from ireerv import sizereport
-from ireerv.paths import PROJECT_ROOT
-
-KERNEL_OBJECT = "model_kernel.o"
-CONTROL_OBJECT = "model_module.o"
-
-
-def rules() -> list[sizereport.ComponentRule]:
-    """The project's components: objects are named by the image build (ireerv_image)."""
-    return sizereport.default_rules(
-        kernel=KERNEL_OBJECT,
-        control=CONTROL_OBJECT,
-        bsp=("*/bsp/*",),
-        app=("*/runner.o", "*/model_data.o", "*/plain.o"),
-    )
-
-
-def report_for(elf: Path, map_file: Path | None, regions, top: int) -> sizereport.SizeReport:
-    return sizereport.analyze(elf, map_file, regions=regions, components=rules(), top=top,
-                              root=PROJECT_ROOT)
+from ireerv.components import report_for
 
 
 def _size_report(target, source, env):

@@ -1,0 +1,167 @@
+"""scons release / release-check: hermetic, bit-for-bit reproducible images in dist/.
+
+Adds env.Release(image) and env.ReleaseCheck(image).  SConstruct calls
+prepare_environment() first, so the whole build runs with a scrubbed
+environment and SOURCE_DATE_EPOCH from the last commit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import SCons.Action
+import SCons.Errors
+
+from ireerv import iree_build, iree_compile, release
+from ireerv.components import report_for
+from ireerv.paths import PROJECT_ROOT
+
+DIST = PROJECT_ROOT / "dist"
+
+
+def prepare_environment(env) -> dict:
+    """Check the source tree and scrub the environment; returns the source state."""
+    try:
+        state = release.source_state(PROJECT_ROOT)
+        release.check_clean(state, bool(env["ALLOW_DIRTY"]))
+    except release.ReleaseError as err:
+        raise SCons.Errors.UserError(str(err)) from None
+    scrubbed = release.scrubbed_environment(state["source_date_epoch"])
+    os.environ.clear()
+    os.environ.update(scrubbed)
+    env["ENV"] = dict(scrubbed)
+    env["_RELEASE_STATE"] = state
+    return state
+
+
+def _release_dir(env, image) -> Path:
+    state = env["_RELEASE_STATE"]
+    variant = Path(image.dir.lstrip("#")).name
+    return DIST / f"{variant}-{image.board.name}-{state['version']}"
+
+
+def _path_map(env) -> dict[str, str]:
+    return {str(Path(env["CACHE_DIR"]).resolve()): "$CACHE_DIR", str(PROJECT_ROOT): "."}
+
+
+def _first_line(cmd: list[str]) -> str:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    lines = (proc.stdout + proc.stderr).strip().splitlines()
+    return " | ".join(line.strip() for line in lines[:3]) if lines else "?"
+
+
+def _write_release(target, source, env):
+    image = env["_IMAGE"]
+    out = Path(target[0].abspath).parent
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    paths = _path_map(env)
+    shutil.copyfile(image.elf.abspath, out / "image.elf")
+    shutil.copyfile(image.hex.abspath, out / "image.hex")
+    map_text = Path(image.map.abspath).read_text()
+    (out / "image.map").write_text(release.normalize_map(map_text, paths))
+    report = report_for(Path(image.elf.abspath), Path(image.map.abspath), list(image.board.memory),
+                        int(env["TOP"]))
+    release.write_json(out / "size-report.json", report.to_json())
+    outputs = {name: release.sha256(out / name)
+               for name in ("image.elf", "image.hex", "image.map", "size-report.json")}
+    lock = env["LOCK"]
+    tc = env["_BOARD_ENVS"][image.board.name]
+    tools = {"gcc": _first_line([tc["CC"], "--version"]),
+             "ld": _first_line([tc.subst("$OBJCOPY").replace("objcopy", "ld"), "--version"])}
+    flags = {
+        "CCFLAGS": [release.normalize_map(str(f), paths) for f in tc.subst_list("$CCFLAGS")[0]],
+        "LINKFLAGS": [release.normalize_map(str(f), paths) for f in tc.subst_list("$LINKFLAGS")[0]],
+        "PROFILE": env["PROFILE"],
+    }
+    if image.runtime == "iree":
+        compiler = env.IreeCompilePath()
+        tools["iree-compile"] = _first_line([str(compiler), "--version"])
+        flags["iree-compile"] = iree_compile.flags(image.board)
+        flags["runtime-config-sha256"] = release.sha256(iree_build.CONFIG_FILE)
+    model = image.model
+    data = release.manifest(
+        state=env["_RELEASE_STATE"],
+        model={"name": model.name, "function": model.function, "size": image.size,
+               "runtime": image.runtime,
+               "mlir": str(model.mlir.relative_to(PROJECT_ROOT))
+               if model.mlir.is_relative_to(PROJECT_ROOT) else model.mlir.name,
+               "mlir-sha256": release.sha256(model.mlir)},
+        board={"name": image.board.name,
+               "board.toml-sha256": release.sha256(image.board.directory / "board.toml")},
+        inputs={name: {**inp.pin(), "key": inp.key()} for name, inp in lock.inputs.items()},
+        tools=tools,
+        flags=flags,
+        outputs=outputs,
+    )
+    release.write_json(out / "manifest.json", data)
+    release.write_checksums(out, [*outputs, "manifest.json"])
+    marker = "" if data["release"] else " (NOT a release: uncommitted changes)"
+    print(f"release: {out.relative_to(PROJECT_ROOT)}{marker}")
+    for name in sorted(p.name for p in out.iterdir()):
+        print(f"  {name}")
+
+
+def release_target(env, image):
+    out = _release_dir(env, image)
+    node = env.Command(
+        [str(out / "manifest.json"), str(out / release.CHECKSUMS)],
+        [image.elf, image.hex, image.map, env.Value(json.dumps(env["_RELEASE_STATE"]))],
+        SCons.Action.Action(_write_release, None), _IMAGE=image)
+    return node
+
+
+def _release_check(target, source, env):
+    image = env["_IMAGE"]
+    ours = _release_dir(env, image)
+    work = Path(tempfile.mkdtemp(prefix="ireerv-release-check-"))
+    tree = work / "src"
+    state = env["_RELEASE_STATE"]
+    print(f"release-check: rebuilding from scratch in {tree}")
+    release.fresh_checkout(PROJECT_ROOT, tree, include_changes=state["dirty"])
+    args = [f"MODEL={env['MODEL']}", f"BOARD={env['BOARD']}", f"PROFILE={env['PROFILE']}",
+            f"RUNTIME={env['RUNTIME']}", f"CACHE_DIR={env['CACHE_DIR']}",
+            f"ALLOW_DIRTY={int(bool(env['ALLOW_DIRTY']))}", f"OFFLINE={int(bool(env['OFFLINE']))}"]
+    if env["SIZE"]:
+        args.append(f"SIZE={env['SIZE']}")
+    scons = [sys.executable, "-c", "import SCons.Script; SCons.Script.main()"]
+    proc = subprocess.run([*scons, "-Q", "release", *args], cwd=tree, capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise SCons.Errors.BuildError(
+            errstr=f"release-check: the fresh build failed (kept in {work}):\n"
+            + (proc.stdout + proc.stderr)[-4000:])
+    theirs = tree / "dist" / ours.name
+    problems = release.compare_trees(ours, theirs)
+    if problems:
+        raise SCons.Errors.BuildError(
+            errstr=f"release-check: outputs differ (fresh build kept in {work}):\n  "
+            + "\n  ".join(problems))
+    count = sum(1 for p in ours.iterdir() if p.is_file())
+    print(f"release-check: {count} files identical byte for byte "
+          f"({ours.relative_to(PROJECT_ROOT)} vs. a fresh build at another path)")
+    shutil.rmtree(work)
+
+
+def release_check(env, image):
+    node = env.Alias("release-check-run", release_target(env, image),
+                     SCons.Action.Action(_release_check, None), _IMAGE=image)
+    env.AlwaysBuild(node)
+    return node
+
+
+def generate(env) -> None:
+    env.AddMethod(prepare_environment, "PrepareRelease")
+    env.AddMethod(release_target, "Release")
+    env.AddMethod(release_check, "ReleaseCheck")
+
+
+def exists(env) -> bool:
+    return True
