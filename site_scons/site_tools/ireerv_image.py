@@ -13,12 +13,11 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv import iree_build, iree_compile, runner_data
+from ireerv import iree_build, iree_compile, plain_c, runner_data
 from ireerv.boards import CONFIG_HEADER, Board
 from ireerv.cache import ensure_dir
 from ireerv.fetch import FetchError
 from ireerv.models import Model, ModelError
-from ireerv.paths import PROJECT_ROOT
 from ireerv.toolchain import ToolchainError
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
@@ -282,13 +281,18 @@ def _iree_objects(env, benv, board: Board, model: Model, size: int | None, idir:
 
 
 def _plain_c_objects(benv, model: Model, size: int | None, idir: str) -> list:
-    source = PROJECT_ROOT / "models" / model.name / "plain.c"
+    source = model.mlir.parent / plain_c.SOURCE_NAME
     if not source.is_file():
         _fail(ModelError(f"model {model.name!r} has no plain C version ({source.name}); "
                          "RUNTIME=none applies to matmul only"))
+    header = benv.Command(f"{idir}/{plain_c.INPUTS_HEADER}",
+                          benv.Value(plain_c.inputs_header(model, size)), _gen(_write_value))
     cenv = benv.Clone()
-    cenv.Append(CCFLAGS=["-O2"], CPPDEFINES=[f"N={size}"] if size else [])
-    return cenv.Object(f"{idir}/plain.o", str(source))
+    cenv.Append(CCFLAGS=["-O2"], CPPPATH=[idir],
+                CPPDEFINES=plain_c.defines(size, int(benv["REPEAT"])))
+    obj = cenv.Object(f"{idir}/plain.o", str(source))
+    cenv.Depends(obj, header)
+    return obj
 
 
 def _print_summary(target, source, env):

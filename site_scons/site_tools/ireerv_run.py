@@ -24,6 +24,8 @@ from ireerv.simulate import SimulationError, run_on_board
 
 # A long cluster run says it is alive this often when the program is quiet.
 HEARTBEAT_SECONDS = 30
+# Output lines longer than this are cut on the terminal (the check reads them whole).
+SHOWN_LINE = 120
 
 
 def _action(function, label: str):
@@ -66,12 +68,23 @@ class _Echo:
         self.last = time.monotonic()
         self.start = self.last
         self.done = threading.Event()
+        self.pending = ""
         threading.Thread(target=self._beat, daemon=True).start()
 
     def __call__(self, text: str) -> None:
         self.last = time.monotonic()
-        sys.stdout.write(text)
+        self.pending += text
+        *lines, self.pending = self.pending.split("\n")
+        for line in lines:
+            if line.startswith("OUTPUT ") and len(line) > SHOWN_LINE:
+                line = f"{line[:SHOWN_LINE]} ... ({len(line.split(':', 1)[1].split())} values)"
+            sys.stdout.write(line + "\n")
         sys.stdout.flush()
+
+    def close(self) -> None:
+        self.done.set()
+        if self.pending:
+            sys.stdout.write(self.pending + "\n")
 
     def _beat(self) -> None:
         while not self.done.wait(5):
@@ -100,7 +113,7 @@ def _run_and_check(target, source, env):
     except SimulationError as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None
     finally:
-        echo.done.set()
+        echo.close()
     expected = _reference_outputs(env, image.model, image.size)
     verdict = check.judge(result, expected, image.model.tolerance)
     record = {

@@ -1,0 +1,37 @@
+"""The plain C versions of models (RUNTIME=none): the reference work's comparison point.
+
+A model folder may hold `plain.c`, a hand-written C version of the model.
+It gets the model's inputs from a generated header, so both versions compute
+on the same numbers and are checked against the same host reference.
+Only matmul has one: `plain.c` includes MATMUL_INPUTS, which defines
+MATMUL_INPUTS_N and the float arrays matmul_lhs and matmul_rhs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .models import Model
+
+SOURCE_NAME = "plain.c"
+INPUTS_HEADER = "plain_inputs.h"
+
+
+def _array(name: str, values: np.ndarray) -> str:
+    # C99 hexadecimal literals: exact for every float32.
+    text = ", ".join(f"{float(v).hex()}f" for v in values.reshape(-1))
+    return f"static const float {name}[{values.size}] = {{{text}}};\n"
+
+
+def inputs_header(model: Model, size: int | None) -> str:
+    lhs, rhs = model.generate_inputs(size)
+    return (
+        "/* Generated: the model's inputs for its plain C version. */\n"
+        f"#define MATMUL_INPUTS_N {lhs.shape[0]}\n"
+        + _array("matmul_lhs", lhs)
+        + _array("matmul_rhs", rhs)
+    )
+
+
+def defines(size: int | None, repeat: int) -> list[str]:
+    return [f"MATMUL_N={size}", f'MATMUL_INPUTS=\\"{INPUTS_HEADER}\\"', f"MATMUL_REPEAT={repeat}"]
