@@ -1,0 +1,76 @@
+/* C library glue for picolibc: stdio on the board console, exit through
+ * the board's exit device, abort, and a bounded heap. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "bsp.h"
+#include "bsp_config.h"
+
+/* ---------------------------------------------------------------- stdio */
+
+static int console_put(char c, FILE *file) {
+  (void)file;
+  bsp_putc(c);
+  return (unsigned char)c;
+}
+
+/* Unbuffered: every character reaches the console at once, so output before
+ * a crash is never lost.  There is no input. */
+static FILE console = FDEV_SETUP_STREAM(console_put, NULL, NULL, _FDEV_SETUP_WRITE);
+
+FILE *const stdin = &console;
+FILE *const stdout = &console;
+FILE *const stderr = &console;
+
+/* ---------------------------------------------------------------- exit */
+
+extern uint32_t __stack_limit[];
+
+static void console_write(const char *text) {
+  while (*text) bsp_putc(*text++);
+}
+
+_Noreturn void _exit(int code) {
+  for (int i = 0; i < BSP_STACK_GUARD_WORDS; ++i) {
+    if (__stack_limit[i] != BSP_STACK_GUARD) {
+      console_write("\nBSP: stack overflow: raise stack_size in board.toml\n");
+      bsp_exit(BSP_EXIT_STACK_OVERFLOW);
+    }
+  }
+  bsp_exit(code);
+}
+
+/* abort() is raise(SIGABRT), which picolibc implements with these two. */
+pid_t getpid(void) { return 1; }
+
+int kill(pid_t pid, int sig) {
+  if (pid != 1) {
+    errno = ESRCH;
+    return -1;
+  }
+  console_write("\nBSP: abort\n");
+  _exit(128 + sig);
+}
+
+/* ---------------------------------------------------------------- heap */
+
+/* The heap is [__heap_start, __heap_end), placed by the linker script above
+ * the data; the stack lies below the data, so neither can run into the
+ * other.  Hart 0 only: there are no atomics to lock with. */
+extern char __heap_start[];
+extern char __heap_end[];
+
+static char *heap_break = __heap_start;
+
+void *sbrk(ptrdiff_t increment) {
+  char *old = heap_break;
+  if (increment > 0 ? increment > __heap_end - old : -increment > old - __heap_start) {
+    errno = ENOMEM;
+    return (void *)-1;
+  }
+  heap_break = old + increment;
+  return old;
+}

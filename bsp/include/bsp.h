@@ -1,0 +1,79 @@
+/* Board support: console, exit, hart control.  Addresses come from the
+ * generated bsp_config.h (from bsp/<board>/board.toml), nowhere else. */
+#ifndef BSP_H
+#define BSP_H
+
+#include "bsp_config.h" /* generated: BSP_HARTS, addresses */
+
+/* Exit codes the BSP itself reports (both boards' exit devices carry them). */
+#define BSP_EXIT_STACK_OVERFLOW 125 /* the stack guard was overwritten */
+#define BSP_EXIT_TRAP 126           /* an exception trapped (see the TRAP line) */
+/* abort(): raise(SIGABRT) -> kill() -> exit code 128 + 6 = 134 */
+
+/* Words written at the bottom of hart 0's stack, checked at exit. */
+#define BSP_STACK_GUARD_WORDS 4
+#define BSP_STACK_GUARD 0x5a17c0de
+
+/* Mailbox offsets, shared with start.S. */
+#define BSP_MAILBOX_ENTRY 0
+#define BSP_MAILBOX_ARG 4
+#define BSP_MAILBOX_STACKS 8
+#define BSP_MAILBOX_STACK_SIZE 12
+#define BSP_MAILBOX_STARTED 16
+
+#ifndef __ASSEMBLER__
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bsp_cycles.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Board drivers (bsp/<board>/board.c). */
+void bsp_putc(char c);
+_Noreturn void bsp_exit(int code); /* 0 = success */
+void bsp_wake_raise(void);         /* signal every parked hart */
+void bsp_wake_lower(void);         /* withdraw that signal */
+
+static inline unsigned bsp_hart_id(void) {
+  unsigned id;
+  __asm__ volatile("csrr %0, mhartid" : "=r"(id));
+  return id;
+}
+
+/*
+ * Parked harts.
+ *
+ * Start-up lets only hart 0 run.  Every other hart parks before it touches
+ * memory: it enables only the board's wake interrupt in `mie` (with
+ * mstatus.MIE clear, so the interrupt is never taken) and sleeps in `wfi`.
+ * After each wake-up it reads the mailbox (a preloaded, never-cleared word
+ * in shared memory); while the entry is NULL it goes back to sleep.
+ *
+ * bsp_wake_harts() (hart 0, once per run) fills in the mailbox and raises the wake
+ * signal.  Hart h (1 <= h < BSP_HARTS) then runs entry(h, arg) on the stack
+ * [stacks + (h-1)*stack_size, stacks + h*stack_size), with its own TLS
+ * block carved from that stack (so errno is per hart).  When entry returns,
+ * the hart parks for good.  The heap and stdio are not thread-safe (no
+ * atomics on this core): woken harts must not call malloc or printf
+ * concurrently with hart 0.  Returns the number of harts started, after all
+ * of them are running, or -1 when called from another hart than 0 or with
+ * bad arguments.  The wake signal is the board's: the CLINT software
+ * interrupt on QEMU, the event unit's barrier interrupt on the cluster
+ * (which reprograms barrier 0 to hart 0 alone).
+ */
+typedef void (*bsp_hart_entry_t)(unsigned hart, void *arg);
+int bsp_wake_harts(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_size);
+
+/* bsp_wake_harts() state of hart h: 0 parked, 1 running entry, 2 done. */
+unsigned bsp_hart_state(unsigned hart);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __ASSEMBLER__ */
+#endif /* BSP_H */
