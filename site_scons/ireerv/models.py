@@ -175,7 +175,7 @@ def _load_folder(folder: Path) -> Model:
         raise ModelError(
             f"{desc}: describes {len(specs)} inputs but @{model.function} takes {len(signature)}"
         )
-    for index, ((dims, elem), spec) in enumerate(zip(signature, specs)):
+    for index, ((dims, elem), spec) in enumerate(zip(signature, specs, strict=True)):
         if elem != spec.dtype or len(dims) != len(spec.shape):
             raise ModelError(
                 f"{desc}: input {index} is {spec.dtype} of rank {len(spec.shape)} here "

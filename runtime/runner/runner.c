@@ -1,0 +1,357 @@
+// Generic runner: calls one function of a vm-c module on a local-sync device
+// with statically linked kernels, and prints results and cycle counts.  The
+// model comes from the generated `runner_model` (runner.h); cycle counts from
+// the board's `bsp_cycles()` (bsp_cycles.h).
+//
+// Output lines (all integers in decimal unless noted):
+//   CYCLES startup <n>        from entering main: VM instance, device, HAL and
+//                             model modules, context, function lookup
+//   CYCLES inputs <n>         input buffer views created from runner_model
+//   CYCLES call <i> <n>       one invocation, i = 0 .. repeat-1
+//   OUTPUT <i> <dtype> <shape>: <v> <v> ...
+//                             outputs of the last call; dtype is f32, i8, u16,
+//                             b8, bf16, ...; shape is "4x4" (or "scalar");
+//                             floats print as hex bit patterns (0x3f800000),
+//                             integers as decimal
+//   STATUS OK | STATUS <error>
+// main returns 0 on success and 1 on any IREE error.  Numbers are formatted
+// here and written with fputs: no printf, so picolibc's integer-only printf
+// (enough for the runtime's own snprintf) keeps the image small.
+//
+// Compile-time setting: RUNNER_ARENA_BLOCK_SIZE (bytes, default 4096).
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bsp_cycles.h"
+#include "iree/hal/drivers/local_sync/sync_device.h"
+#include "iree/hal/local/loaders/static_library_loader.h"
+#include "iree/modules/hal/module.h"
+#include "iree/modules/hal/types.h"
+#include "runner.h"
+
+//===----------------------------------------------------------------------===//
+// Text output
+//===----------------------------------------------------------------------===//
+
+static char out_buffer[128];
+static size_t out_length = 0;
+
+static void out_flush(void) {
+  out_buffer[out_length] = '\0';
+  fputs(out_buffer, stdout);
+  out_length = 0;
+}
+
+static void out_char(char c) {
+  if (out_length + 1 >= sizeof(out_buffer)) out_flush();
+  out_buffer[out_length++] = c;
+}
+
+static void out_str(const char* s) {
+  while (*s) out_char(*s++);
+}
+
+static void out_end_line(void) {
+  out_char('\n');
+  out_flush();
+  fflush(stdout);
+}
+
+static void out_u64(uint64_t value) {
+  char digits[20];
+  int count = 0;
+  do {
+    digits[count++] = (char)('0' + value % 10);
+    value /= 10;
+  } while (value);
+  while (count) out_char(digits[--count]);
+}
+
+static void out_i64(int64_t value) {
+  if (value < 0) {
+    out_char('-');
+    out_u64(0 - (uint64_t)value);
+  } else {
+    out_u64((uint64_t)value);
+  }
+}
+
+static void out_hex(uint64_t value, int digit_count) {
+  out_str("0x");
+  for (int i = digit_count - 1; i >= 0; --i) {
+    out_char("0123456789abcdef"[(value >> (4 * i)) & 0xF]);
+  }
+}
+
+static void out_cycles(const char* what, int64_t index, uint64_t cycles) {
+  out_str("CYCLES ");
+  out_str(what);
+  out_char(' ');
+  if (index >= 0) {
+    out_i64(index);
+    out_char(' ');
+  }
+  out_u64(cycles);
+  out_end_line();
+}
+
+//===----------------------------------------------------------------------===//
+// Output tensors
+//===----------------------------------------------------------------------===//
+
+// How an element prints: its dtype prefix and whether the value is a float
+// (hex bits), a signed or an unsigned integer (decimal).
+typedef enum { KIND_FLOAT, KIND_SIGNED, KIND_UNSIGNED, KIND_RAW } kind_t;
+
+static kind_t element_kind(iree_hal_element_type_t type, const char** name) {
+  switch (iree_hal_element_numerical_type(type)) {
+    case IREE_HAL_NUMERICAL_TYPE_FLOAT_IEEE:
+      *name = "f";
+      return KIND_FLOAT;
+    case IREE_HAL_NUMERICAL_TYPE_FLOAT_BRAIN:
+      *name = "bf";
+      return KIND_FLOAT;
+    case IREE_HAL_NUMERICAL_TYPE_INTEGER:
+    case IREE_HAL_NUMERICAL_TYPE_INTEGER_SIGNED:
+      *name = "i";
+      return KIND_SIGNED;
+    case IREE_HAL_NUMERICAL_TYPE_INTEGER_UNSIGNED:
+      *name = "u";
+      return KIND_UNSIGNED;
+    case IREE_HAL_NUMERICAL_TYPE_BOOLEAN:
+      *name = "b";
+      return KIND_UNSIGNED;
+    default:
+      *name = "x";
+      return KIND_RAW;
+  }
+}
+
+static iree_status_t print_output(iree_host_size_t index,
+                                  iree_hal_buffer_view_t* view) {
+  iree_hal_element_type_t type = iree_hal_buffer_view_element_type(view);
+  const iree_host_size_t bits = iree_hal_element_bit_count(type);
+  const iree_host_size_t size = bits / 8;
+  if (bits % 8 != 0 || size == 0 || size > 8) {
+    return iree_make_status(IREE_STATUS_UNIMPLEMENTED,
+                            "output element type 0x%08x cannot print",
+                            (unsigned)type);
+  }
+  const char* name = NULL;
+  const kind_t kind = element_kind(type, &name);
+
+  out_str("OUTPUT ");
+  out_u64(index);
+  out_char(' ');
+  out_str(name);
+  out_u64(bits);
+  out_char(' ');
+  const iree_host_size_t rank = iree_hal_buffer_view_shape_rank(view);
+  const iree_hal_dim_t* dims = iree_hal_buffer_view_shape_dims(view);
+  if (rank == 0) out_str("scalar");
+  for (iree_host_size_t i = 0; i < rank; ++i) {
+    if (i) out_char('x');
+    out_u64(dims[i]);
+  }
+  out_char(':');
+
+  iree_hal_buffer_mapping_t mapping;
+  IREE_RETURN_IF_ERROR(iree_hal_buffer_map_range(
+      iree_hal_buffer_view_buffer(view), IREE_HAL_MAPPING_MODE_SCOPED,
+      IREE_HAL_MEMORY_ACCESS_READ, 0, iree_hal_buffer_view_byte_length(view),
+      &mapping));
+  const uint8_t* data = mapping.contents.data;
+  const iree_host_size_t count = mapping.contents.data_length / size;
+  for (iree_host_size_t i = 0; i < count; ++i) {
+    uint64_t raw = 0;
+    memcpy(&raw, data + i * size, size);  // little-endian host
+    out_char(' ');
+    if (kind == KIND_SIGNED) {
+      const int shift = 64 - (int)bits;  // sign-extend from the top bit
+      out_i64((int64_t)(raw << shift) >> shift);
+    } else if (kind == KIND_UNSIGNED) {
+      out_u64(raw);
+    } else {
+      out_hex(raw, (int)(size * 2));
+    }
+  }
+  out_end_line();
+  return iree_hal_buffer_unmap_range(&mapping);
+}
+
+//===----------------------------------------------------------------------===//
+// Running the model
+//===----------------------------------------------------------------------===//
+
+#if !defined(RUNNER_ARENA_BLOCK_SIZE)
+// Block size of the device's transient arena (IREE's default is 32 KiB): small
+// blocks keep the heap small on boards with little RAM.
+#define RUNNER_ARENA_BLOCK_SIZE (4 * 1024)
+#endif
+
+static iree_status_t create_device(iree_allocator_t host_allocator,
+                                   iree_hal_device_t** out_device) {
+  iree_hal_sync_device_params_t params;
+  iree_hal_sync_device_params_initialize(&params);
+  params.arena_block_size = RUNNER_ARENA_BLOCK_SIZE;
+
+  iree_hal_executable_loader_t* loader = NULL;
+  IREE_RETURN_IF_ERROR(iree_hal_static_library_loader_create(
+      runner_model.library_count, runner_model.libraries,
+      iree_hal_executable_import_provider_null(), host_allocator, &loader));
+
+  const iree_string_view_t identifier = iree_make_cstring_view("local-sync");
+  iree_hal_allocator_t* device_allocator = NULL;
+  iree_status_t status = iree_hal_allocator_create_heap(
+      identifier, host_allocator, host_allocator, &device_allocator);
+  if (iree_status_is_ok(status)) {
+    status = iree_hal_sync_device_create(identifier, &params, 1, &loader,
+                                         device_allocator, host_allocator,
+                                         out_device);
+  }
+  iree_hal_allocator_release(device_allocator);
+  iree_hal_executable_loader_release(loader);
+  return status;
+}
+
+// The VM is driven directly (no iree/runtime instance or session): those pull
+// in the HAL driver registry and, through it, flag parsing with static
+// constructors that section garbage collection cannot drop.
+typedef struct runner_state_t {
+  iree_allocator_t host_allocator;
+  iree_vm_instance_t* instance;
+  iree_hal_device_t* device;
+  iree_vm_context_t* context;
+  iree_vm_function_t function;
+  iree_vm_list_t* inputs;
+  iree_vm_list_t* outputs;
+} runner_state_t;
+
+static iree_status_t start(runner_state_t* state) {
+  IREE_RETURN_IF_ERROR(iree_vm_instance_create(IREE_VM_TYPE_CAPACITY_DEFAULT,
+                                               state->host_allocator,
+                                               &state->instance));
+  IREE_RETURN_IF_ERROR(iree_hal_module_register_all_types(state->instance));
+  IREE_RETURN_IF_ERROR(create_device(state->host_allocator, &state->device));
+
+  // The HAL module first: the model module imports from it.
+  iree_vm_module_t* modules[2] = {NULL, NULL};
+  iree_status_t status = iree_hal_module_create(
+      state->instance, iree_hal_module_device_policy_default(), 1,
+      &state->device, IREE_HAL_MODULE_FLAG_NONE,
+      iree_hal_module_debug_sink_null(), state->host_allocator, &modules[0]);
+  if (iree_status_is_ok(status)) {
+    status = runner_model.module_create(state->instance, state->host_allocator,
+                                        &modules[1]);
+  }
+  if (iree_status_is_ok(status)) {
+    status = iree_vm_context_create_with_modules(
+        state->instance, IREE_VM_CONTEXT_FLAG_NONE, IREE_ARRAYSIZE(modules),
+        modules, state->host_allocator, &state->context);
+  }
+  iree_vm_module_release(modules[1]);  // the context holds references
+  iree_vm_module_release(modules[0]);
+  IREE_RETURN_IF_ERROR(status);
+
+  IREE_RETURN_IF_ERROR(iree_vm_context_resolve_function(
+      state->context, iree_make_cstring_view(runner_model.function_name),
+      &state->function));
+  IREE_RETURN_IF_ERROR(iree_vm_list_create(iree_vm_make_undefined_type_def(),
+                                           runner_model.input_count,
+                                           state->host_allocator,
+                                           &state->inputs));
+  return iree_vm_list_create(iree_vm_make_undefined_type_def(), 1,
+                             state->host_allocator, &state->outputs);
+}
+
+static iree_status_t push_inputs(runner_state_t* state) {
+  const iree_hal_buffer_params_t params = {
+      .type = IREE_HAL_MEMORY_TYPE_DEVICE_LOCAL,
+      .usage = IREE_HAL_BUFFER_USAGE_DEFAULT,
+  };
+  for (iree_host_size_t i = 0; i < runner_model.input_count; ++i) {
+    const runner_tensor_t* input = &runner_model.inputs[i];
+    iree_hal_buffer_view_t* view = NULL;
+    IREE_RETURN_IF_ERROR(iree_hal_buffer_view_allocate_buffer_copy(
+        state->device, iree_hal_device_allocator(state->device), input->rank,
+        input->shape, input->element_type,
+        IREE_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR, params,
+        iree_make_const_byte_span(input->data, input->byte_length), &view));
+    iree_vm_ref_t ref = iree_hal_buffer_view_move_ref(view);
+    iree_status_t status = iree_vm_list_push_ref_move(state->inputs, &ref);
+    iree_vm_ref_release(&ref);  // no-op unless the push failed
+    IREE_RETURN_IF_ERROR(status);
+  }
+  return iree_ok_status();
+}
+
+static iree_status_t print_outputs(runner_state_t* state) {
+  const iree_host_size_t count = iree_vm_list_size(state->outputs);
+  for (iree_host_size_t i = 0; i < count; ++i) {
+    iree_vm_ref_t ref = iree_vm_ref_null();
+    IREE_RETURN_IF_ERROR(iree_vm_list_get_ref_assign(state->outputs, i, &ref));
+    iree_hal_buffer_view_t* view = NULL;
+    IREE_RETURN_IF_ERROR(iree_hal_buffer_view_check_deref(ref, &view));
+    IREE_RETURN_IF_ERROR(print_output(i, view));
+  }
+  return iree_ok_status();
+}
+
+static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
+  IREE_RETURN_IF_ERROR(start(state));
+  uint64_t t_end = bsp_cycles();
+  out_cycles("startup", -1, t_end - t_begin);
+
+  t_begin = bsp_cycles();
+  IREE_RETURN_IF_ERROR(push_inputs(state));
+  t_end = bsp_cycles();
+  out_cycles("inputs", -1, t_end - t_begin);
+
+  const uint32_t repeat = runner_model.repeat ? runner_model.repeat : 1;
+  for (uint32_t i = 0; i < repeat; ++i) {
+    iree_vm_list_clear(state->outputs);
+    t_begin = bsp_cycles();
+    IREE_RETURN_IF_ERROR(iree_vm_invoke(
+        state->context, state->function, IREE_VM_INVOCATION_FLAG_NONE, NULL,
+        state->inputs, state->outputs, state->host_allocator));
+    t_end = bsp_cycles();
+    out_cycles("call", (int64_t)i, t_end - t_begin);
+  }
+  return print_outputs(state);
+}
+
+static void stop(runner_state_t* state) {
+  iree_vm_list_release(state->outputs);
+  iree_vm_list_release(state->inputs);
+  iree_vm_context_release(state->context);
+  iree_hal_device_release(state->device);
+  iree_vm_instance_release(state->instance);
+}
+
+int main(void) {
+  const uint64_t t_begin = bsp_cycles();
+  runner_state_t state;
+  memset(&state, 0, sizeof(state));
+  state.host_allocator = iree_allocator_system();
+  iree_status_t status = run(&state, t_begin);
+  stop(&state);
+
+  if (iree_status_is_ok(status)) {
+    out_str("STATUS OK");
+    out_end_line();
+    return 0;
+  }
+  static char message[256];
+  iree_host_size_t length = 0;
+  if (!iree_status_format(status, sizeof(message), message, &length)) {
+    length = 0;
+  }
+  message[length < sizeof(message) ? length : sizeof(message) - 1] = '\0';
+  out_str("STATUS ");
+  out_str(length ? message
+                 : iree_status_code_string(iree_status_code(status)));
+  out_end_line();
+  iree_status_free(status);
+  return 1;
+}

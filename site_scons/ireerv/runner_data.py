@@ -1,0 +1,247 @@
+"""C source that describes one model to the generic runner, and parsing of what the runner prints.
+
+The runner (runtime/runner/runner.c) is the same for every model; the generated
+file defines `runner_model` (see runtime/runner/runner.h): the vm-c module's
+create function, the kernel libraries' query functions, the function to call
+and its input tensors as exact bit patterns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# iree-compile's kernel header declares `<name>_library_query(` for each library.
+_LIBRARY_QUERY = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*_library_query)\s*\(")
+_VALUES_PER_LINE = 8
+
+
+class RunnerDataError(ValueError):
+    """A model description the runner cannot take."""
+
+
+def element_type(dtype: np.dtype) -> str:
+    """The IREE_HAL_ELEMENT_TYPE_* constant for a NumPy dtype."""
+    dtype = np.dtype(dtype)
+    bits = dtype.itemsize * 8
+    if dtype == np.bool_:
+        return "IREE_HAL_ELEMENT_TYPE_BOOL_8"
+    if dtype.name == "bfloat16":  # ml_dtypes
+        return "IREE_HAL_ELEMENT_TYPE_BFLOAT_16"
+    if dtype.kind == "f" and bits in (16, 32, 64):
+        return f"IREE_HAL_ELEMENT_TYPE_FLOAT_{bits}"
+    if dtype.kind == "i" and bits in (8, 16, 32, 64):
+        return f"IREE_HAL_ELEMENT_TYPE_SINT_{bits}"
+    if dtype.kind == "u" and bits in (8, 16, 32, 64):
+        return f"IREE_HAL_ELEMENT_TYPE_UINT_{bits}"
+    raise RunnerDataError(f"dtype {dtype} has no IREE element type the runner supports")
+
+
+def library_queries(kernel_header: str) -> list[str]:
+    """The library query functions an iree-compile kernel header declares, in order."""
+    names = list(dict.fromkeys(_LIBRARY_QUERY.findall(kernel_header)))
+    if not names:
+        raise RunnerDataError("kernel header declares no *_library_query function")
+    return names
+
+
+def module_impl_source(module_header: str) -> str:
+    """The translation unit that compiles a vm-c module header's implementation."""
+    _check_header_name(module_header)
+    return (
+        "// Generated: the implementation of the vm-c module.\n"
+        "#define EMITC_IMPLEMENTATION\n"
+        f'#include "{module_header}"\n'
+    )
+
+
+def model_source(
+    module_name: str,
+    function_name: str,
+    inputs: Sequence[np.ndarray],
+    *,
+    library_queries: Sequence[str],
+    repeat: int = 2,
+) -> str:
+    """C source defining `runner_model` for calling `<module_name>.<function_name>(*inputs)`.
+
+    `module_name` is the vm-c module's name (its create function is
+    `<module_name>_create`; "module" unless the MLIR module is named);
+    `library_queries` names the static kernel libraries' query functions.
+    """
+    _check_identifier(module_name, "module name")
+    if not function_name:
+        raise RunnerDataError("function name is empty")
+    if not library_queries:
+        raise RunnerDataError("at least one kernel library query function is needed")
+    for name in library_queries:
+        _check_identifier(name, "library query function")
+    if repeat < 1:
+        raise RunnerDataError(f"repeat count must be at least 1, not {repeat}")
+
+    lines = [
+        "// Generated: the model description for the generic runner.",
+        '#include "runner.h"',
+        "",
+        f"extern iree_status_t {module_name}_create(iree_vm_instance_t* instance,",
+        "    iree_allocator_t allocator, iree_vm_module_t** out_module);",
+    ]
+    for name in library_queries:
+        lines += [
+            f"extern const iree_hal_executable_library_header_t** {name}(",
+            "    iree_hal_executable_library_version_t max_version,",
+            "    const iree_hal_executable_environment_v0_t* environment);",
+        ]
+    lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {"]
+    lines += [f"    {name}," for name in library_queries]
+    lines += ["};", ""]
+
+    descriptors = []
+    for index, array in enumerate(inputs):
+        decls, descriptor = _tensor(index, array)
+        lines += decls
+        descriptors.append(descriptor)
+    if descriptors:
+        lines += ["static const runner_tensor_t inputs[] = {"]
+        lines += [f"    {d}," for d in descriptors]
+        lines += ["};", ""]
+
+    lines += [
+        "const runner_model_t runner_model = {",
+        f"    .function_name = {_c_string(f'{module_name}.{function_name}')},",
+        f"    .module_create = {module_name}_create,",
+        "    .libraries = libraries,",
+        f"    .library_count = {len(library_queries)},",
+        f"    .inputs = {'inputs' if descriptors else 'NULL'},",
+        f"    .input_count = {len(descriptors)},",
+        f"    .repeat = {repeat},",
+        "};",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _tensor(index: int, array: np.ndarray) -> tuple[list[str], str]:
+    """Declarations of one input's shape and data, and its descriptor initialiser."""
+    if not isinstance(array, np.ndarray):
+        raise RunnerDataError(f"input {index} is a {type(array).__name__}, not a numpy array")
+    etype = element_type(array.dtype)
+    size = array.dtype.itemsize
+    # The target is little-endian; the data keeps each element's exact bits.
+    little = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+    words = little.reshape(-1).view(f"<u{size}")
+    decls = []
+    shape = "NULL"
+    if array.ndim:
+        dims = ", ".join(str(d) for d in array.shape)
+        decls.append(f"static const iree_hal_dim_t input{index}_shape[] = {{{dims}}};")
+        shape = f"input{index}_shape"
+    data = "NULL"
+    if words.size:
+        digits = size * 2
+        suffix = "ull" if size == 8 else "u"
+        values = [f"0x{int(w):0{digits}x}{suffix}" for w in words]
+        decls.append(f"static const uint{size * 8}_t input{index}_data[] = {{")
+        for start in range(0, len(values), _VALUES_PER_LINE):
+            decls.append("    " + ", ".join(values[start : start + _VALUES_PER_LINE]) + ",")
+        decls.append("};")
+        data = f"input{index}_data"
+    decls.append("")
+    descriptor = f"{{{etype}, {array.ndim}, {shape}, {data}, {words.size * size}}}"
+    return decls, descriptor
+
+
+def _check_identifier(name: str, what: str) -> None:
+    if not _IDENTIFIER.match(name):
+        raise RunnerDataError(f"{what} {name!r} is not a C identifier")
+
+
+def _check_header_name(name: str) -> None:
+    if not name or any(c in name for c in '"\n\\'):
+        raise RunnerDataError(f"header name {name!r} cannot be included")
+
+
+def _c_string(text: str) -> str:
+    out = []
+    for byte in text.encode():
+        char = chr(byte)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif 0x20 <= byte < 0x7F:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+# ---------------------------------------------------------------------------
+# What the runner prints
+
+
+@dataclass
+class RunnerOutput:
+    """The lines the runner printed, parsed. `status` is "OK" on success."""
+
+    outputs: list[np.ndarray] = field(default_factory=list)
+    startup_cycles: int | None = None
+    input_cycles: int | None = None
+    call_cycles: list[int] = field(default_factory=list)
+    status: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "OK"
+
+
+_OUTPUT_LINE = re.compile(r"OUTPUT (\d+) ([a-z]+)(\d+) (scalar|\d+(?:x\d+)*):(.*)\Z")
+_CYCLES_LINE = re.compile(r"CYCLES (startup|inputs|call \d+) (\d+)\Z")
+
+
+def _output_dtype(kind: str, bits: int) -> tuple[np.dtype, bool]:
+    """The NumPy dtype of a printed output and whether its values are hex bit patterns."""
+    if kind == "f" and bits in (16, 32, 64):
+        return np.dtype(f"<u{bits // 8}"), True  # viewed as float afterwards
+    if kind == "i" and bits in (8, 16, 32, 64):
+        return np.dtype(f"int{bits}"), False
+    if kind == "u" and bits in (8, 16, 32, 64):
+        return np.dtype(f"uint{bits}"), False
+    if kind == "b" and bits == 8:
+        return np.dtype(np.bool_), False
+    if kind in ("bf", "x") and bits in (8, 16, 32, 64):
+        return np.dtype(f"<u{bits // 8}"), True  # raw bits: no NumPy type
+    raise RunnerDataError(f"runner printed an unknown dtype {kind}{bits}")
+
+
+def parse_runner_output(text: str) -> RunnerOutput:
+    """Parse the runner's OUTPUT/CYCLES/STATUS lines; other lines are ignored."""
+    result = RunnerOutput()
+    for raw in text.splitlines():
+        line = raw.strip()
+        if match := _OUTPUT_LINE.match(line):
+            index, kind, bits, shape_text, values = match.groups()
+            if int(index) != len(result.outputs):
+                raise RunnerDataError(f"output {index} out of order: {line!r}")
+            dtype, is_hex = _output_dtype(kind, int(bits))
+            shape = () if shape_text == "scalar" else tuple(int(d) for d in shape_text.split("x"))
+            items = values.split()
+            numbers = [int(v, 16) if is_hex else int(v) for v in items]
+            array = np.array(numbers, dtype=dtype)
+            if kind == "f":
+                array = array.view(f"<f{int(bits) // 8}")
+            if array.size != int(np.prod(shape)):
+                raise RunnerDataError(f"output {index} has {array.size} values for shape {shape}")
+            result.outputs.append(array.reshape(shape))
+        elif match := _CYCLES_LINE.match(line):
+            what, count = match.group(1), int(match.group(2))
+            if what == "startup":
+                result.startup_cycles = count
+            elif what == "inputs":
+                result.input_cycles = count
+            else:
+                result.call_cycles.append(count)
+        elif line.startswith("STATUS "):
+            result.status = line[len("STATUS ") :]
+    return result
