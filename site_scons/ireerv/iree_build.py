@@ -168,13 +168,13 @@ def _log_tail(log_path: Path) -> str:
     return "\n".join(lines[-_LOG_TAIL_LINES:])
 
 
-def _run(command: Sequence[str], log_path: Path, cwd: Path | None = None) -> None:
+def _run(command: Sequence[str], log_path: Path) -> None:
     command = [str(part) for part in command]
     with log_path.open("a") as log:
         log.write(f"$ {shlex.join(command)}\n")
         log.flush()
         try:
-            result = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, cwd=cwd,
+            result = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT,
                                     env=_clean_env(), check=False)
         except OSError as error:
             raise IreeBuildError(f"cannot run {command[0]}: {error}", command=command,
@@ -217,14 +217,16 @@ def _check_source(iree_src: Path) -> None:
 
 
 def _configure_and_build(iree_src: Path, build_dir: Path, cmake_args: Sequence[str],
-                         targets: Sequence[str], log_path: Path, toolchain_text: str,
-                         jobs: int | None) -> None:
+                         targets: Sequence[str], log_path: Path, log_title: str,
+                         toolchain_text: str, jobs: int | None) -> None:
     """Configure `build_dir` unless already configured identically, then build `targets`."""
     cmake, ninja = _tool("cmake"), _tool("ninja")
     configure = [cmake, "-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={ninja}",
                  "-S", str(iree_src), "-B", str(build_dir), *cmake_args]
     stamp = "\n".join([shlex.join(configure), toolchain_text, ""])
-    if _prepare_build_dir(build_dir, stamp):
+    must_configure = _prepare_build_dir(build_dir, stamp)
+    _start_log(log_path, log_title)  # after any clean-up: the log may live in build_dir
+    if must_configure:
         if toolchain_text:
             _write_atomically(build_dir / "toolchain.cmake", toolchain_text)
         _run(configure, log_path)
@@ -247,9 +249,9 @@ def build_host_tools(iree_src: Path, out_dir: Path, *, log_path: Path,
     _check_source(iree_src)
     config = load_config()
     host = config["host"]
-    _start_log(log_path, f"IREE host tools from {iree_src}")
     args = [f"-DCMAKE_BUILD_TYPE={host['build_type']}", *_cmake_options(host["cmake"])]
-    _configure_and_build(iree_src, out_dir, args, host["targets"], log_path, "", jobs)
+    _configure_and_build(iree_src, out_dir, args, host["targets"], log_path,
+                         f"IREE host tools from {iree_src}", "", jobs)
     tools = {name: out_dir / "tools" / name for name in host["targets"]}
     for path in tools.values():
         if not path.is_file():
@@ -282,9 +284,8 @@ def build_runtime(iree_src: Path, build_dir: Path, toolchain: Toolchain, host_bi
         f"-DIREE_HOST_BIN_DIR={host_bin}",
         *_cmake_options(target["cmake"]),
     ]
-    _start_log(log_path, f"IREE runtime ({profile}) from {iree_src}")
-    _configure_and_build(iree_src, build_dir, args, target["targets"], log_path, toolchain_text,
-                         jobs)
+    _configure_and_build(iree_src, build_dir, args, target["targets"], log_path,
+                         f"IREE runtime ({profile}) from {iree_src}", toolchain_text, jobs)
 
     libraries = [build_dir / lib for lib in target["libraries"]]
     for library in libraries:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -39,9 +40,12 @@ def outputs(module_header: Path) -> tuple[Path, Path, Path]:
 def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_header: Path) -> None:
     """Run iree-compile; on failure remove partial outputs and raise with its diagnostics."""
     _, kernel_o, _ = outputs(module_header)
-    cmd = [str(compiler), *flag_list, f"--iree-llvmcpu-static-library-output-path={kernel_o}",
-           str(mlir), "-o", str(module_header)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    # Run in the output folder with relative names: iree-compile embeds the kernel's
+    # path in the program, and the output must not depend on where the build is.
+    cwd = module_header.parent
+    cmd = [str(compiler), *flag_list, f"--iree-llvmcpu-static-library-output-path={kernel_o.name}",
+           os.path.relpath(mlir, cwd), "-o", module_header.name]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
     if proc.returncode != 0:
         for path in outputs(module_header):
             path.unlink(missing_ok=True)

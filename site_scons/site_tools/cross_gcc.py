@@ -49,6 +49,8 @@ def generate(env) -> None:
         LINKFLAGS=[
             f"-march={board.link_march}", f"-mabi={board.mabi}", *libc,
             "-nostartfiles", "-Wl,--gc-sections", "-Wl,--no-warn-rwx-segments",
+            # picolibc's integer-only printf: nothing prints floats (outputs are hex bits).
+            "-DPICOLIBC_INTEGER_PRINTF_SCANF",
             "-Wl,-Map=${TARGET.base}.map",
         ],
         ARFLAGS=["rcD"],  # D: deterministic archives (no timestamps or uids)

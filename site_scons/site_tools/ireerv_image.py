@@ -101,9 +101,12 @@ def _host_tools(env) -> Path:
     key = env["LOCK"].input("iree").key()
     final = Path(env["CACHE_DIR"]) / "tools" / f"iree-host-tools-{key}"
 
+    log = Path(env["CACHE_DIR"]) / "logs" / f"{final.name}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+
     def build(tmp: Path) -> None:
         print("building IREE host tools (iree-flatcc-cli, iree-c-embed-data)...")
-        iree_build.build_host_tools(src, tmp, log_path=tmp / "build.log")
+        iree_build.build_host_tools(src, tmp, log_path=log)
 
     ensure_dir(final, build)
     return final / "tools"

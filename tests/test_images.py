@@ -1,0 +1,118 @@
+"""Models through iree-compile, and whole IREE images built and run on both boards.
+
+Compiling needs only the pinned compiler wheel.  Images need the pinned IREE
+runtime source, and cluster runs the testbench, RTL and Verilator: those tests
+skip, naming the missing input, when the upstream repositories cannot be reached.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import require_input
+from scons_helpers import copy_project, scons
+
+from ireerv import boards, iree_build, iree_compile, models, runner_data
+from ireerv.fetch import Fetcher, FetchError
+
+needs_qemu = pytest.mark.skipif(
+    shutil.which("qemu-system-riscv32") is None,
+    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
+)
+
+
+@pytest.fixture(scope="module")
+def compiler(fetcher: Fetcher, lock) -> Path:
+    try:
+        wheel = fetcher.path("iree-compiler")
+    except FetchError as err:
+        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
+    path = wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
+    iree_build.check_compiler_commit(path, lock.input("iree").commit)
+    return path
+
+
+@pytest.mark.parametrize("name", models.list_models())
+def test_every_model_compiles_deterministically(compiler: Path, tmp_path: Path,
+                                                name: str) -> None:
+    model = models.load_model(name)
+    flags = iree_compile.flags(boards.load_board("cluster4"))
+    digests = []
+    for attempt in ("a", "b"):
+        header = tmp_path / attempt / "model_module.h"
+        header.parent.mkdir()
+        iree_compile.compile_model(compiler, flags, model.mlir, header)
+        module_h, kernel_o, kernel_h = iree_compile.outputs(header)
+        text = module_h.read_text()
+        assert "iree_status_t module_create(" in text and "EMITC_IMPLEMENTATION" in text
+        assert runner_data.library_queries(kernel_h.read_text())
+        assert kernel_o.read_bytes()[:4] == b"\x7fELF"
+        digests.append([p.read_bytes() for p in (module_h, kernel_o, kernel_h)])
+    assert digests[0] == digests[1], "iree-compile output differs between two runs"
+
+
+def test_malformed_mlir_fails_cleanly(compiler: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f( {\n")
+    header = tmp_path / "model_module.h"
+    with pytest.raises(iree_compile.CompileError, match="iree-compile failed on .*bad.mlir"):
+        iree_compile.compile_model(compiler, iree_compile.flags(boards.load_board("qemu-virt")),
+                                   bad, header)
+    assert not any(p.exists() for p in iree_compile.outputs(header))
+
+
+# -- Whole images: need the pinned IREE runtime source ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_input(fetcher, "iree")
+    return copy_project(tmp_path_factory.mktemp("images") / "src")
+
+
+@pytest.mark.upstream
+@pytest.mark.parametrize("board", boards.list_boards())
+def test_every_model_builds(tree: Path, board: str) -> None:
+    for name in models.list_models():
+        out = scons(tree, "image", f"MODEL={name}", f"BOARD={board}").stdout
+        assert "bytes code + initialised data" in out or "is up to date" in out
+
+
+@pytest.mark.upstream
+def test_lean_matmul_image_is_small(tree: Path) -> None:
+    scons(tree, "size-report", "MODEL=matmul", "BOARD=cluster4")
+    report = json.loads((tree / "build/cluster4/matmul-4/size-report.json").read_text())
+    assert report["totals"]["code"] < 256 * 1024
+    named = sum(c["code"] for c in report["components"])
+    assert named >= 0.99 * report["totals"]["code"]
+
+
+@needs_qemu
+@pytest.mark.upstream
+@pytest.mark.parametrize("name", models.list_models())
+def test_every_model_matches_reference_on_qemu(tree: Path, name: str) -> None:
+    out = scons(tree, "run", f"MODEL={name}", "BOARD=qemu-virt").stdout
+    assert "PASS:" in out and "bit for bit" in out
+
+
+@pytest.mark.upstream
+def test_matmul_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+    for name in ("cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, name)
+    out = scons(tree, "run", "MODEL=matmul", "BOARD=cluster4", "SIZE=4").stdout
+    assert "PASS: 16 output elements match the host reference (bit for bit)" in out
+    record = json.loads((tree / "build/cluster4/matmul-4/run.json").read_text())
+    assert record["startup_cycles"] > 0 and len(record["call_cycles"]) == 2
+
+
+@pytest.mark.upstream
+def test_matmul_release_is_reproducible(tree: Path, tmp_path: Path) -> None:
+    from ireerv import release
+
+    work = tmp_path / "clean"
+    release.fresh_checkout(tree, work, include_changes=False)
+    out = scons(work, "release-check", "MODEL=matmul", "BOARD=cluster4").stdout
+    assert "files identical byte for byte" in out
