@@ -51,9 +51,9 @@
 .endm
 
 /* ------------------------------------------------------------------ traps
- * At the text region's origin: 256-byte aligned for CV32E40P's mtvec, and
- * on the cluster the reset value of mtvec (0) already points here.  A trap
- * is always fatal: report it and exit with BSP_EXIT_TRAP. */
+ * 256-byte aligned for CV32E40P's mtvec; on the cluster it sits at address
+ * 0, where mtvec points after reset.  A trap is always fatal: report it and
+ * exit with BSP_EXIT_TRAP. */
     .section .bsp.trap, "ax", @progbits
     /* The linker script aligns this section (no .balign here: with linker
      * relaxation it would emit padding that is only removed after the
@@ -79,7 +79,7 @@ __bsp_trap_entry:
     .type   _start, @function
 _start:
     csrr    t0, mhartid
-    nop
+    bnez    t0, __bsp_park
 
     LOAD_GP
     la      sp, __stack_top

@@ -144,7 +144,10 @@ class Board:
         return [f"-march={self.march}", f"-mabi={self.mabi}"]
 
     def link_flags(self) -> list[str]:
-        return [f"-march={self.link_march}", f"-mabi={self.mabi}", "-nostartfiles"]
+        """-march selects the multilib; a section the linker script does not place is an
+        error (on the cluster it would land outside the data region)."""
+        return [f"-march={self.link_march}", f"-mabi={self.mabi}", "-nostartfiles",
+                "-Wl,--orphan-handling=error"]
 
     def iree_compile_flags(self) -> list[str]:
         return self.iree.flags()
@@ -155,7 +158,7 @@ class Board:
         return [*common, *self.sources]
 
     def include_dirs(self) -> list[Path]:
-        """Header folders; the folder holding the generated CONFIG_HEADER comes on top."""
+        """The BSP's header folders; add the folder where CONFIG_HEADER is generated."""
         return [INCLUDE_DIR]
 
     def config_header(self) -> str:
@@ -167,15 +170,16 @@ class Board:
         return generate(self)
 
 
-def list_boards() -> list[str]:
-    return sorted(p.parent.name for p in BSP_DIR.glob("*/board.toml"))
+def list_boards(bsp_dir: Path = BSP_DIR) -> list[str]:
+    return sorted(p.parent.name for p in bsp_dir.glob("*/board.toml"))
 
 
-def load_board(name: str) -> Board:
-    boards = list_boards()
+def load_board(name: str, bsp_dir: Path = BSP_DIR) -> Board:
+    """The board bsp/<name>/board.toml describes, checked; BoardError says what is wrong."""
+    boards = list_boards(bsp_dir)
     if name not in boards:
         raise BoardError(f"unknown board {name!r}; boards: {', '.join(boards) or '(none)'}")
-    path = BSP_DIR / name / "board.toml"
+    path = bsp_dir / name / "board.toml"
     try:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as err:
@@ -210,7 +214,8 @@ def _table(data: dict[str, Any], key: str, where: str = "board.toml") -> dict[st
 def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
     unknown = sorted(set(table) - set(allowed))
     if unknown:
-        raise BoardError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
+        raise BoardError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
 
 
 def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
@@ -290,7 +295,7 @@ def _parse_memory(table: dict[str, Any]) -> tuple[MemoryRegion, ...]:
     if not regions:
         raise BoardError("[memory]: no regions")
     ordered = sorted(regions, key=lambda r: r.origin)
-    for a, b in zip(ordered, ordered[1:]):
+    for a, b in zip(ordered, ordered[1:], strict=False):
         if a.end > b.origin:
             raise BoardError(f"[memory]: regions {a.name} and {b.name} overlap")
     return tuple(regions)

@@ -14,9 +14,9 @@ syscalls.c:
   __global_pointer$                 gp, for linker relaxation
 Sections `.bsp.start` (reset entry: at boot_address, else at the text
 region's origin) and `.bsp.trap` (trap entry, 256-byte aligned as
-CV32E40P's mtvec requires) come first; `.bsp.shared`
-holds words that must be valid before start-up runs (the parked-hart
-mailbox), so it lives in a preloaded region.
+CV32E40P's mtvec requires) come first; `.bsp.shared` holds words that must
+be valid before start-up runs (the parked-hart mailbox), so it lives in the
+text region, which the loader fills.
 """
 
 from __future__ import annotations
@@ -27,6 +27,19 @@ if TYPE_CHECKING:
     from .boards import Board
 
 TRAP_ALIGN = 256
+
+# Sections that are not loaded: named here so that a link with
+# --orphan-handling=error (Board.link_flags) rejects only stray loaded ones.
+NOT_LOADED = (
+    ".comment", ".riscv.attributes", ".gnu.attributes", ".gnu.build.attributes",
+    ".debug", ".line", ".debug_srcinfo", ".debug_sfnames", ".debug_aranges",
+    ".debug_pubnames", ".debug_info", ".debug_abbrev", ".debug_line", ".debug_frame",
+    ".debug_str", ".debug_loc", ".debug_macinfo", ".debug_weaknames", ".debug_funcnames",
+    ".debug_typenames", ".debug_varnames", ".debug_pubtypes", ".debug_ranges", ".debug_addr",
+    ".debug_line_str", ".debug_loclists", ".debug_macro", ".debug_names", ".debug_rnglists",
+    ".debug_str_offsets", ".debug_sup", ".stab", ".stabstr", ".stab.excl", ".stab.exclstr",
+    ".stab.index", ".stab.indexstr",
+)
 
 
 class LinkerScriptError(Exception):
@@ -62,7 +75,8 @@ def _text(board: Board) -> list[str]:
         # Trap entry at the origin, reset entry at its fixed address after it.
         head = [
             "    KEEP(*(.bsp.trap))",
-            f"    . = {p.boot_address - region.origin:#x};  /* reset address {p.boot_address:#x} */",
+            f"    . = {p.boot_address - region.origin:#x};"
+            f"  /* reset address {p.boot_address:#x} */",
             "    KEEP(*(.bsp.start))",
         ]
     return [
@@ -79,6 +93,8 @@ def _rodata(board: Board) -> list[str]:
     p = board.placement
     at = f" AT> {p.rodata_load}" if p.rodata_load != p.rodata else ""
     return [
+        "  /* Input relocations: consumed by the static link, nothing is emitted. */",
+        f"  .rela.dyn : {{ *(.rela.*) }} > {p.text}",
         "  /* Preloaded words that must be valid before start-up has run. */",
         "  .bsp_shared : ALIGN(8) {",
         "    KEEP(*(.bsp.shared))",
@@ -199,12 +215,21 @@ def _heap(board: Board) -> list[str]:
 
 def _checks() -> list[str]:
     return [
+        '  ASSERT(SIZEOF(.rela.dyn) == 0, "dynamic relocations in a static image")',
         '  ASSERT((__data_load & 3) == 0, "initialised data must load word aligned")',
         '  ASSERT((__rodata_load & 3) == 0, "read-only data must load word aligned")',
         '  ASSERT(SIZEOF(.tdata) > 0 || ADDR(.tbss) == __tls_base, "TLS block not contiguous")',
         '  ASSERT((ADDR(.bsp_shared) & 3) == 0, "mailbox misaligned")',
         '  ASSERT(__tls_align <= 8, "TLS alignment above 8: woken harts cannot host it")',
     ]
+
+
+def _not_loaded() -> list[str]:
+    lines = []
+    for name in NOT_LOADED:
+        inputs = f"{name} {name}.*" if name.startswith(".debug_") else name
+        lines.append(f"  {name} 0 : {{ *({inputs}) }}")
+    return lines
 
 
 def generate(board: Board) -> str:
@@ -225,6 +250,7 @@ def generate(board: Board) -> str:
         *_bss(board),
         *_heap(board),
         *_checks(),
+        *_not_loaded(),
         "  /DISCARD/ : { *(.note .note.*) *(.eh_frame .eh_frame.*) *(.eh_frame_hdr) }",
         "}",
         "",

@@ -47,8 +47,7 @@ def generate(env) -> None:
         # The multilib is chosen by the link -march: the long compile -march
         # (with Zicsr/Zifencei) would select the 64-bit default libraries.
         LINKFLAGS=[
-            f"-march={board.link_march}", f"-mabi={board.mabi}", *libc,
-            "-nostartfiles", "-Wl,--gc-sections", "-Wl,--no-warn-rwx-segments",
+            *board.link_flags(), *libc, "-Wl,--gc-sections", "-Wl,--no-warn-rwx-segments",
             # picolibc's integer-only printf: nothing prints floats (outputs are hex bits).
             "-DPICOLIBC_INTEGER_PRINTF_SCANF",
             "-Wl,-Map=${TARGET.base}.map",

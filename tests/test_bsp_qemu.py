@@ -1,0 +1,284 @@
+"""The BSP with the real cross compiler: C-only images run on QEMU with four harts.
+
+Builds the start-up code, the C library glue and the board drivers exactly as
+the board describes them (config header, linker script, flags), then checks
+what the program sees and how each kind of ending is reported.  The cluster
+tests at the end run the same images on the Verilator model.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import require_input
+
+from ireerv import boards, models, plain_c, simulate
+from ireerv.fetch import Fetcher
+from ireerv.toolchain import Toolchain
+
+TESTS = Path(__file__).resolve().parent
+CHECK_C = TESTS / "bsp" / "bsp_check.c"
+MATMUL_C = boards.PROJECT_ROOT / "models" / "matmul" / plain_c.SOURCE_NAME
+MODES = {"checks": 1, "exit": 2, "abort": 3, "trap": 4, "silent": 5, "hang": 6, "stack": 7,
+         "wake": 8}
+
+needs_qemu = pytest.mark.skipif(
+    shutil.which("qemu-system-riscv32") is None,
+    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
+)
+
+
+# --------------------------------------------------------------------------- building
+
+
+def matmul_inputs_header(size: int) -> str:
+    return plain_c.inputs_header(models.load_model("matmul"), size)
+
+
+def matmul_expected(size: int) -> list[str]:
+    lhs, rhs = models.load_model("matmul").generate_inputs(size)
+    bits = (lhs @ rhs).astype(np.float32).reshape(-1).view(np.uint32)
+    return [f"0x{int(b):08x}" for b in bits]
+
+
+class ImageBuilder:
+    """Compiles the BSP once per board, then links C-only images against it."""
+
+    def __init__(self, toolchain: Toolchain, root: Path) -> None:
+        self.toolchain = toolchain
+        self.root = root
+        self._bsp: dict[str, list[Path]] = {}
+
+    def _cflags(self, board: boards.Board, gen: Path) -> list[str]:
+        return [
+            *board.compile_flags(), *self.toolchain.libc_flags(), "-O2", "-g",
+            "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra", "-Werror",
+            f"-I{gen}", *(f"-I{d}" for d in board.include_dirs()),
+            "-DPICOLIBC_INTEGER_PRINTF_SCANF",
+        ]  # fmt: skip
+
+    def _compile(self, board: boards.Board, gen: Path, src: Path, obj: Path,
+                 defines: Sequence[str] = ()) -> Path:
+        cmd = [str(self.toolchain.tool("gcc")), *self._cflags(board, gen),
+               *(f"-D{d}" for d in defines), "-c", str(src), "-o", str(obj)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+        return obj
+
+    def bsp(self, board: boards.Board) -> tuple[Path, list[Path]]:
+        gen = self.root / board.name / "gen"
+        if board.name not in self._bsp:
+            gen.mkdir(parents=True, exist_ok=True)
+            (gen / boards.CONFIG_HEADER).write_text(board.config_header())
+            (gen / "link.ld").write_text(board.linker_script())
+            objs = [self._compile(board, gen, src, gen / f"bsp-{src.parent.name}-{src.stem}.o")
+                    for src in board.bsp_sources()]
+            self._bsp[board.name] = objs
+        return gen, self._bsp[board.name]
+
+    def image(self, board: boards.Board, name: str, source: Path,
+              defines: Sequence[str] = ()) -> tuple[Path, Path]:
+        """Build `source` for `board`; returns (ELF, hex)."""
+        gen, bsp_objs = self.bsp(board)
+        out = self.root / board.name / name
+        out.mkdir(parents=True, exist_ok=True)
+        obj = self._compile(board, gen, source, out / "app.o", defines)
+        elf, hexfile = out / "app.elf", out / "app.hex"
+        cmd = [str(self.toolchain.tool("gcc")), *board.link_flags(),
+               *self.toolchain.libc_flags(), "-DPICOLIBC_INTEGER_PRINTF_SCANF",
+               "-T", str(gen / "link.ld"), "-Wl,--gc-sections", "-Wl,--no-warn-rwx-segments",
+               f"-Wl,-Map={out / 'app.map'}", *map(str, bsp_objs), str(obj), "-o", str(elf)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+        subprocess.run([str(self.toolchain.tool("objcopy")), "-O", "verilog", str(elf),
+                        str(hexfile)], check=True)
+        return elf, hexfile
+
+
+@pytest.fixture(scope="module")
+def builder(toolchain: Toolchain, tmp_path_factory: pytest.TempPathFactory) -> ImageBuilder:
+    return ImageBuilder(toolchain, tmp_path_factory.mktemp("bsp"))
+
+
+@pytest.fixture(scope="module")
+def qemu() -> boards.Board:
+    return boards.load_board("qemu-virt")
+
+
+def check_image(builder: ImageBuilder, board: boards.Board, mode: str,
+                *defines: str) -> tuple[Path, Path]:
+    name = "-".join([f"check-{mode}", *(d.split("=")[-1] for d in defines)])
+    return builder.image(board, name, CHECK_C, [f"CHECK_MODE={MODES[mode]}", *defines])
+
+
+def without_icount(args: Sequence[str]) -> list[str]:
+    """QEMU arguments with -icount removed: every hart then runs in its own thread.
+
+    Under -icount QEMU runs the harts round-robin and hands the next hart the
+    CPU only after a long slice, so a short program ends before harts 1..3
+    have executed one instruction; without it all four really start at once.
+    """
+    out = list(args)
+    if "-icount" in out:
+        i = out.index("-icount")
+        del out[i:i + 2]
+    return out
+
+
+# --------------------------------------------------------------------------- QEMU
+
+
+@needs_qemu
+def test_start_up_duties(builder: ImageBuilder, qemu: boards.Board) -> None:
+    elf, _ = check_image(builder, qemu, "checks")
+    for args in (qemu.simulator.args, without_icount(qemu.simulator.args)):
+        lines: list[str] = []
+        result = simulate.run_qemu(elf, args=args, timeout=60, on_output=lines.append)
+        assert result.passed, result.output
+        assert "".join(lines) == result.output  # streamed as it came
+        out = result.program_output.splitlines()
+        # Four harts started; only hart 0 ran main, exactly once.
+        assert [ln for ln in out if ln.startswith("MAIN")] == ["MAIN hart 0"], result.output
+        checks = {ln.split()[1]: ln.split()[2] for ln in out if ln.startswith("CHECK")}
+        assert checks == dict.fromkeys(
+            ["data", "bss", "rodata", "constructors", "stack", "errno-tls", "counters",
+             "malloc", "heap-limit"], "ok"), result.output
+
+
+@needs_qemu
+def test_matmul_c_matches_numpy(builder: ImageBuilder, qemu: boards.Board,
+                                tmp_path: Path) -> None:
+    for size in (4, 16):
+        header = tmp_path / f"inputs{size}.h"
+        header.write_text(matmul_inputs_header(size))
+        elf, _ = builder.image(qemu, f"matmul-{size}", MATMUL_C,
+                               [f"MATMUL_N={size}", f'MATMUL_INPUTS="{header}"'])
+        result = simulate.run_on_board(qemu, elf=elf, timeout=60)
+        assert result.passed, result.output
+        out = result.program_output.splitlines()
+        output = [ln for ln in out if ln.startswith("OUTPUT")]
+        assert len(output) == 1 and output[0].startswith(f"OUTPUT 0 f32 {size}x{size}:")
+        assert output[0].split(":", 1)[1].split() == matmul_expected(size)
+        calls = [ln for ln in out if ln.startswith("CYCLES call 0 ")]
+        assert len(calls) == 1 and int(calls[0].split()[-1]) > size**3  # instructions
+        assert "STATUS OK" in out
+
+
+@needs_qemu
+@pytest.mark.parametrize(
+    ("mode", "defines", "reason", "code", "text"),
+    [
+        ("exit", ["CHECK_EXIT_CODE=3"], simulate.FAILED, 3, "exiting with 3"),
+        ("exit", ["CHECK_EXIT_CODE=256"], simulate.FAILED, 1, "exiting with 256"),
+        ("abort", [], simulate.FAILED, 134, "BSP: abort"),
+        ("trap", [], simulate.CRASH, 126, "BSP TRAP hart 0: illegal instruction"),
+        ("silent", [], simulate.FAILED, 0, ""),
+        ("stack", [], simulate.FAILED, 125, "BSP: stack overflow"),
+    ],
+)
+def test_endings(builder: ImageBuilder, qemu: boards.Board, mode: str, defines: list[str],
+                 reason: str, code: int, text: str) -> None:
+    elf, _ = check_image(builder, qemu, mode, *defines)
+    result = simulate.run_on_board(qemu, elf=elf, timeout=60)
+    assert (result.reason, result.exit_code) == (reason, code), result.output
+    assert text in result.program_output
+    if mode == "silent":
+        assert result.detail == "the program exited with 0 but printed nothing"
+
+
+@needs_qemu
+def test_run_past_its_limit_fails(builder: ImageBuilder, qemu: boards.Board) -> None:
+    elf, _ = check_image(builder, qemu, "hang")
+    result = simulate.run_on_board(qemu, elf=elf, timeout=2)
+    assert result.reason == simulate.TIMEOUT and not result.passed
+    assert result.returncode is None and "hanging" in result.output
+    assert 2 <= result.seconds < 30
+
+
+@needs_qemu
+def test_wake_parked_harts(builder: ImageBuilder, qemu: boards.Board) -> None:
+    elf, _ = check_image(builder, qemu, "wake")
+    result = simulate.run_qemu(elf, args=without_icount(qemu.simulator.args), timeout=60)
+    assert result.passed, result.output
+    out = result.program_output.splitlines()
+    assert "WAKE started 3" in out
+    for hart in (1, 2, 3):
+        assert f"WAKE hart {hart} ran {1000 + hart} errno {100 + hart}" in out
+    assert "WAKE hart 0 errno 7 again -1" in out  # hart 0's errno untouched; once only
+
+
+def test_missing_inputs_are_clear_errors(tmp_path: Path, qemu: boards.Board) -> None:
+    with pytest.raises(simulate.SimulationError, match="does not exist"):
+        simulate.run_on_board(qemu, elf=tmp_path / "none.elf")
+    cluster = boards.load_board("cluster4")
+    with pytest.raises(simulate.SimulationError, match="Verilator model"):
+        simulate.run_on_board(cluster, elf=tmp_path / "a.elf", hex_file=tmp_path / "a.hex")
+    with pytest.raises(simulate.SimulationError, match="not an executable file"):
+        simulate.run_cluster(tmp_path / "sim", tmp_path / "a.hex", maxcycles=10)
+
+
+# --------------------------------------------------------------------------- cluster
+
+
+@pytest.fixture(scope="module")
+def cluster_sim(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from ireerv import verilator_build as vb
+
+    require_input(fetcher, "verilator")
+    require_input(fetcher, "cluster-tb")
+    return vb.cluster_simulator(fetcher, tmp_path_factory.mktemp("verilator-logs"))
+
+
+def run_cluster(board: boards.Board, sim: Path, hexfile: Path,
+                maxcycles: int | None = None) -> simulate.RunResult:
+    return simulate.run_on_board(board, elf=hexfile.with_suffix(".elf"), hex_file=hexfile,
+                                 simulator=sim, maxcycles=maxcycles)
+
+
+@pytest.mark.upstream
+def test_cluster_start_up_and_matmul(builder: ImageBuilder, cluster_sim: Path,
+                                     tmp_path: Path) -> None:
+    board = boards.load_board("cluster4")
+    _, hexfile = check_image(builder, board, "checks")
+    result = run_cluster(board, cluster_sim, hexfile, maxcycles=2_000_000)
+    assert result.passed, result.output
+    assert "MAIN hart 0" in result.program_output and "FAIL" not in result.program_output
+
+    header = tmp_path / "inputs4.h"
+    header.write_text(matmul_inputs_header(4))
+    _, hexfile = builder.image(board, "matmul-4", MATMUL_C,
+                               ["MATMUL_N=4", f'MATMUL_INPUTS="{header}"'])
+    result = run_cluster(board, cluster_sim, hexfile)
+    assert result.passed, result.output
+    line = next(ln for ln in result.program_output.splitlines() if ln.startswith("OUTPUT"))
+    assert line.split(":", 1)[1].split() == matmul_expected(4)
+
+
+@pytest.mark.upstream
+@pytest.mark.parametrize(
+    ("mode", "reason", "code"),
+    [("exit", simulate.FAILED, 3), ("trap", simulate.CRASH, 126),
+     ("silent", simulate.FAILED, 0), ("hang", simulate.CYCLE_LIMIT, None)],
+)
+def test_cluster_endings(builder: ImageBuilder, cluster_sim: Path, mode: str, reason: str,
+                         code: int | None) -> None:
+    board = boards.load_board("cluster4")
+    _, hexfile = check_image(builder, board, mode)
+    result = run_cluster(board, cluster_sim, hexfile, maxcycles=300_000)
+    assert (result.reason, result.exit_code) == (reason, code), result.output
+
+
+@pytest.mark.upstream
+def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> None:
+    board = boards.load_board("cluster4")
+    _, hexfile = check_image(builder, board, "wake")
+    result = run_cluster(board, cluster_sim, hexfile, maxcycles=2_000_000)
+    assert result.passed, result.output
+    for hart in (1, 2, 3):
+        assert f"WAKE hart {hart} ran {1000 + hart} errno {100 + hart}" in result.program_output
+
