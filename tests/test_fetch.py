@@ -28,6 +28,7 @@ from fetch_fixtures import (
     write_lock,
     zip_bytes,
 )
+
 from ireerv import archive, cache
 from ireerv.fetch import FetchConfig, Fetcher, FetchError, mirror_url
 from ireerv.lock import load_lock
@@ -518,6 +519,51 @@ def test_git_insteadof_mirror_and_offline(
     )
     with pytest.raises(FetchError, match=r"input 'x'.*IREERV_OFFLINE.*insteadOf"):
         fetcher(other, cache_root, offline=True).path("x")
+
+
+def test_git_exclude_leaves_paths_out(tmp_path: Path, isolated_env: Path) -> None:
+    """Excluded top-level paths are neither fetched nor checked out."""
+    # The server side must allow filtered fetches (set here, in the test's own config).
+    isolated_env.write_text(isolated_env.read_text() + "[uploadpack]\n\tallowFilter = true\n")
+    up = make_repo(tmp_path / "up" / "big.git")
+    head = commit(
+        up,
+        {
+            "README": "read me\n",
+            "src/main.c": "int main(void) { return 0; }\n",
+            "tests/huge/data.bin": "x" * 10000,
+            "tests/small.txt": "s\n",
+            "blob.dat": "a top-level file\n",
+            "testsuite/keep.txt": "a name that starts like an excluded one\n",
+        },
+    )
+    # Like a mirror that lacks the big files: without the filter this fetch would fail.
+    blob = git(up, "rev-parse", "HEAD:tests/huge/data.bin")
+    (up / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    table = {"kind": "git", "url": up.as_uri(), "commit": head}
+    lock = write_lock(tmp_path, {"big": {**table, "exclude": ["tests", "blob.dat"]}})
+    cache_root = tmp_path / "cache"
+    key = load_lock(lock).input("big").key()
+    tree = fetcher(lock, cache_root).path("big")
+    assert tree_files(tree) == {
+        "README": "0o644",
+        "src": "dir",
+        "src/main.c": "0o644",
+        "testsuite": "dir",
+        "testsuite/keep.txt": "0o644",
+    }
+    assert leftovers(cache_root) == []
+
+    # The exclusion is part of the pin; the whole tree (here unfetchable) has another key.
+    whole = write_lock(tmp_path, {"big": table})
+    assert load_lock(whole).input("big").key() != key
+    with pytest.raises(FetchError, match=r"input 'big': cannot fetch commit"):
+        fetcher(whole, cache_root).path("big")
+
+    typo = write_lock(tmp_path, {"big": {**table, "exclude": ["tests", "test"]}})
+    with pytest.raises(FetchError, match=r"'exclude' names 'test', but commit \w+ has no such"):
+        fetcher(typo, cache_root).path("big")
+    assert leftovers(cache_root) == []
 
 
 # --- Debian packages and wheels ------------------------------------------------

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from fetch_fixtures import write_lock
+
 from ireerv import paths
 from ireerv.lock import LockError, load_lock
 
@@ -56,6 +57,7 @@ def test_real_lock_loads() -> None:
     iree = lock.input("iree")
     assert iree.kind == "git" and iree.submodules == {"third_party/flatcc": "flatcc"}
     assert iree.submodule_keys == (("third_party/flatcc", lock.input("flatcc").key()),)
+    assert lock.input("verilator").exclude == ("test_regress",)
     wheel = lock.input("iree-compiler")
     assert all(name.endswith(".whl") for name in wheel.files)
     assert {i.kind for i in lock.inputs.values()} == {"git", "deb", "wheel"}
@@ -112,6 +114,13 @@ BROKEN = [
     (f', sha256 = "{S2}" }}]', " }]", r"patches\[0\]\] field 'sha256': is required"),
     ("[inputs.cc]", "[inputs.cc]\nfiles = 3", r"\[inputs.cc\] field 'files': unknown field"),
     ("[toolchain]", "[toolchain]\n[toolchain.x]", r"\[toolchain\] field 'x': unknown field"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\nexclude = "t"', r"'exclude': must be a list"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\nexclude = ["a/b"]', r"'a/b' is not a top-level"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\nexclude = ["*"]', r"'\*' is not a top-level"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\nexclude = [".."]', r"'\.\.' is not a top-level"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\nexclude = ["t", "t"]', r"lists a path twice"),
+    (f'commit = "{C1}"', f'commit = "{C1}"\nexclude = ["deps"]', r"holds the submodule 'deps/sub'"),
+    ('strip = 1', 'strip = 1\nexclude = ["t"]', r"\[inputs.cc\] field 'exclude': unknown field"),
     ("schema = 1", "schema = = 1", r"not valid TOML"),
 ]
 
@@ -180,6 +189,13 @@ def test_keys_follow_pins_not_sources(tmp_path: Path) -> None:
 
     patched = _keys(tmp_path, p=(S2, "c" * 64))
     assert patched["top"] != base["top"] and patched["sub"] == base["sub"]
+
+    # Left-out paths change the tree; their order and an empty list do not.
+    c2 = f'commit = "{C2}"'
+    excluded = _keys(tmp_path, e=(c2, f'{c2}\nexclude = ["a", "b"]'))
+    assert excluded["sub"] != base["sub"] and excluded["top"] != base["top"]
+    assert _keys(tmp_path, e=(c2, f'{c2}\nexclude = ["b", "a"]')) == excluded
+    assert _keys(tmp_path, e=(c2, f"{c2}\nexclude = []")) == base
 
     stripped = _keys(tmp_path, s=("strip = 1", "strip = 2"))
     assert stripped["cc"] != base["cc"] and stripped["toolchain"] != base["toolchain"]

@@ -270,20 +270,32 @@ class Fetcher:
                 raise self._offline_error(inp, hint)
         try:
             self._git(inp, tmp, "init", "-q")
-            fetch = ("fetch", "--depth", "1", "--no-tags")
+            fetch = ["fetch", "--depth", "1", "--no-tags"]
+            source = inp.url
+            if inp.exclude:
+                # A blobless fetch: the checkout then fetches only the blobs it writes, so
+                # excluded paths are never downloaded (a mirror may even lack them). The
+                # lazy fetch needs a named remote.
+                self._git(inp, tmp, "remote", "add", "origin", inp.url)
+                fetch.append("--filter=blob:none")
+                source = "origin"
             via = ""
             try:
-                self._git(inp, tmp, *fetch, inp.url, inp.commit, stream=True)
+                self._git(inp, tmp, *fetch, source, inp.commit, stream=True)
             except _SourceError as by_id:
                 if not inp.tag:
                     raise
                 # Some servers refuse to fetch a commit by id; the tag then names it.
                 self.config.log(f"{inp.name}: fetching by commit id failed; trying tag {inp.tag}")
                 try:
-                    self._git(inp, tmp, *fetch, inp.url, f"refs/tags/{inp.tag}", stream=True)
+                    self._git(inp, tmp, *fetch, source, f"refs/tags/{inp.tag}", stream=True)
                 except _SourceError as by_tag:
                     raise _SourceError(f"{by_id}\n{by_tag}") from None
                 via = f" (tag {inp.tag})"
+            if inp.exclude:
+                # No trailing '/': a pattern then leaves out a file as well as a directory.
+                patterns = ["/*", *(f"!/{path}" for path in inp.exclude)]
+                self._git(inp, tmp, "sparse-checkout", "set", "--no-cone", *patterns)
             self._git(inp, tmp, "checkout", "-q", "--detach", "FETCH_HEAD^{commit}")
             head = self._git(inp, tmp, "rev-parse", "HEAD")
         except _SourceError as e:
@@ -297,8 +309,25 @@ class Fetcher:
                 f"{inp.commit}. If upstream moved on purpose, review the change and update "
                 f"'commit' in {self.lock.path}."
             )
+        self._check_excluded(inp, tmp)
         self._fill_submodules(inp, tmp)
         cache.remove_tree(tmp / ".git")
+
+    def _check_excluded(self, inp: Input, tmp: Path) -> None:
+        # A name the commit lacks is most likely a typo in the lock.
+        for path in inp.exclude:
+            try:
+                out = self._git(inp, tmp, "ls-tree", "HEAD", "--", path)
+            except _SourceError as e:
+                raise FetchError(f"input '{inp.name}': {e}") from None
+            if not out:
+                raise FetchError(
+                    f"input '{inp.name}': 'exclude' names '{path}', but commit {inp.commit} has "
+                    f"no such top-level path; fix 'exclude' in [inputs.{inp.name}] of "
+                    f"{self.lock.path}"
+                )
+            if (tmp / path).exists() or (tmp / path).is_symlink():
+                raise FetchError(f"input '{inp.name}': the excluded '{path}' was checked out")
 
     def _fill_submodules(self, inp: Input, tmp: Path) -> None:
         # Check every gitlink first, so a mismatch fails before anything is fetched.

@@ -23,10 +23,12 @@ TOOLCHAIN = "toolchain"  # the name of the combined toolchain tree in the cache
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+# Characters with a meaning in sparse-checkout patterns, and path separators.
+_EXCLUDE_BAD = re.compile(r"[/\\*?\[\]!#\s]")
 
 # kind -> (required fields, optional fields)
 _FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "git": (("url", "commit"), ("tag", "submodules", "patches")),
+    "git": (("url", "commit"), ("tag", "submodules", "exclude", "patches")),
     "archive": (("url", "sha256"), ("strip", "patches")),
     "deb": (("package", "version", "sha256"), ("patches",)),
     "wheel": (("package", "version", "files"), ("patches",)),
@@ -53,6 +55,8 @@ class Input:
     commit: str | None = None
     tag: str | None = None
     submodules: dict[str, str] = field(default_factory=dict)  # path -> input name
+    # Top-level paths of a git tree left out of the checkout (never fetched).
+    exclude: tuple[str, ...] = ()
     patches: tuple[Patch, ...] = ()
     sha256: str | None = None
     strip: int = 0
@@ -69,6 +73,8 @@ class Input:
         if self.kind == "git":
             pin["commit"] = self.commit
             pin["submodules"] = dict(self.submodule_keys)
+            if self.exclude:  # absent when empty, so older keys stay valid
+                pin["exclude"] = sorted(self.exclude)
         elif self.kind == "archive":
             pin["sha256"] = self.sha256
             pin["strip"] = self.strip
@@ -157,6 +163,28 @@ def _rel_path(table: _Table, key: str, value: Any) -> str:
     return str(p)
 
 
+def _exclude(table: _Table, submodules: dict[str, str]) -> tuple[str, ...]:
+    value = table.data.get("exclude", [])
+    if not isinstance(value, list):
+        raise table.error("exclude", "must be a list of top-level paths")
+    for name in value:
+        if (
+            not isinstance(name, str)
+            or name in ("", ".", "..", ".git")
+            or _EXCLUDE_BAD.search(name)
+        ):
+            raise table.error(
+                "exclude",
+                f"{name!r} is not a top-level path (one name; no '/', spaces or any of *?[]!#\\)",
+            )
+        for sub_path in submodules:
+            if sub_path == name or sub_path.startswith(name + "/"):
+                raise table.error("exclude", f"'{name}' holds the submodule '{sub_path}'")
+    if len(set(value)) != len(value):
+        raise table.error("exclude", "lists a path twice")
+    return tuple(value)
+
+
 def _parse_input(path: Path, name: str, data: Any) -> Input:
     t = _Table(path, f"inputs.{name}", data)
     if not _NAME.match(name):
@@ -186,6 +214,7 @@ def _parse_input(path: Path, name: str, data: Any) -> Input:
             if not isinstance(sub_name, str):
                 raise t.error("submodules", f"'{sub_path}' must name an input, got {sub_name!r}")
             fields["submodules"][_rel_path(t, "submodules", sub_path)] = sub_name
+        fields["exclude"] = _exclude(t, fields["submodules"])
     if kind in ("archive", "deb"):
         fields["sha256"] = t.hex("sha256", _SHA256, "64 hex digits (a sha256)")
     if kind == "archive":
