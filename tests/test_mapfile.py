@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from ireerv.mapfile import InputFile, MapFileError, MemoryRegion, load, parse
 
 DATA = Path(__file__).parent / "data"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from ireerv import models
 
 
@@ -41,7 +42,8 @@ def test_bare_mlir_needs_static_shapes(tmp_path: Path) -> None:
         "  %r = arith.addi %a, %b : tensor<4xi32>\n  return %r : tensor<4xi32>\n}\n"
     )
     model = models.load_model(str(static))
-    assert model.function == "add" and [a.shape for a in model.generate_inputs(None)] == [(4,), (4,)]
+    assert model.function == "add"
+    assert [a.shape for a in model.generate_inputs(None)] == [(4,), (4,)]
     dynamic = tmp_path / "dyn.mlir"
     dynamic.write_text(static.read_text().replace("4xi32", "?xi32"))
     with pytest.raises(models.ModelError, match="dynamic shape"):
@@ -50,7 +52,8 @@ def test_bare_mlir_needs_static_shapes(tmp_path: Path) -> None:
 
 def test_unsupported_element_type(tmp_path: Path) -> None:
     path = tmp_path / "half.mlir"
-    path.write_text("func.func @h(%a: tensor<4xf16>) -> tensor<4xf16> {\n  return %a : tensor<4xf16>\n}\n")
+    path.write_text(
+        "func.func @h(%a: tensor<4xf16>) -> tensor<4xf16> {\n  return %a : tensor<4xf16>\n}\n")
     with pytest.raises(models.ModelError, match="f16.*not supported"):
         models.load_model(str(path))
 
@@ -61,7 +64,8 @@ def test_missing_function_and_files(tmp_path: Path) -> None:
     with pytest.raises(models.ModelError, match="no model.mlir"):
         models.load_model(str(folder))
     (folder / "model.mlir").write_text("func.func @other() {\n  return\n}\n")
-    (folder / "model.toml").write_text('function = "main"\n[[inputs]]\nshape = [4]\ndtype = "f32"\n')
+    (folder / "model.toml").write_text(
+        'function = "main"\n[[inputs]]\nshape = [4]\ndtype = "f32"\n')
     with pytest.raises(models.ModelError, match="@main not found.*other"):
         models.load_model(str(folder))
 

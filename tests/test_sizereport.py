@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from ireerv import mapfile
 from ireerv.mapfile import InputFile
 from ireerv.sizeplot import write_svg

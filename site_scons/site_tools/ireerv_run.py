@@ -15,6 +15,7 @@ from pathlib import Path
 
 import SCons.Action
 import SCons.Errors
+import SCons.Script
 
 from ireerv import check, reference
 from ireerv.boards import Board
@@ -64,7 +65,8 @@ def simulator(env, board: Board):
 class _Echo:
     """Shows the program's output as it comes, and a heartbeat while it is quiet."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: str = "") -> None:
+        self.prefix = prefix
         self.last = time.monotonic()
         self.start = self.last
         self.done = threading.Event()
@@ -78,7 +80,7 @@ class _Echo:
         for line in lines:
             if line.startswith("OUTPUT ") and len(line) > SHOWN_LINE:
                 line = f"{line[:SHOWN_LINE]} ... ({len(line.split(':', 1)[1].split())} values)"
-            sys.stdout.write(line + "\n")
+            sys.stdout.write(f"{self.prefix}{line}\n")
         sys.stdout.flush()
 
     def close(self) -> None:
@@ -90,7 +92,7 @@ class _Echo:
         while not self.done.wait(5):
             now = time.monotonic()
             if now - self.last >= HEARTBEAT_SECONDS:
-                print(f"... still running ({now - self.start:.0f} s)", flush=True)
+                print(f"{self.prefix}... still running ({now - self.start:.0f} s)", flush=True)
                 self.last = now
 
 
@@ -105,7 +107,9 @@ def _run_and_check(target, source, env):
     sim = _simulator_path(env, board)
     print(f"run: {image.model.name} on {board.name}"
           + (f" (N={image.size})" if image.size else ""), flush=True)
-    echo = _Echo()
+    # With -j, runs share the terminal: tag each line with its image.
+    parallel = SCons.Script.GetOption("num_jobs") > 1
+    echo = _Echo(f"[{Path(image.dir).name}] " if parallel else "")
     try:
         result = run_on_board(
             board, elf=Path(image.elf.abspath), hex_file=Path(image.hex.abspath), simulator=sim,
