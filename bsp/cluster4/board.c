@@ -16,19 +16,6 @@ _Noreturn void bsp_exit(int code) {
   for (;;) __asm__ volatile("wfi");
 }
 
-/* The core's own 64-bit mcycle: no bus access (the testbench's global
- * counter at BSP_TICKS_ADDR is 32 bits and costs a trip through the shared
- * path).  Start-up clears mcountinhibit, so it counts every cycle. */
-uint64_t bsp_cycles(void) {
-  uint32_t hi, lo, again;
-  do {
-    __asm__ volatile("csrr %0, mcycleh" : "=r"(hi));
-    __asm__ volatile("csrr %0, mcycle" : "=r"(lo));
-    __asm__ volatile("csrr %0, mcycleh" : "=r"(again));
-  } while (hi != again);
-  return ((uint64_t)hi << 32) | lo;
-}
-
 /* Event unit: a barrier of hart 0 alone completes as soon as hart 0
  * notifies it, which raises the cluster-wide event interrupt the parked
  * harts wait for.  Clearing hart 0's event lowers it again. */

@@ -30,17 +30,6 @@ _Noreturn void bsp_exit(int code) {
   for (;;) __asm__ volatile("wfi");
 }
 
-/* With -icount shift=0, mcycle counts instructions. */
-uint64_t bsp_cycles(void) {
-  uint32_t hi, lo, again;
-  do {
-    __asm__ volatile("csrr %0, mcycleh" : "=r"(hi));
-    __asm__ volatile("csrr %0, mcycle" : "=r"(lo));
-    __asm__ volatile("csrr %0, mcycleh" : "=r"(again));
-  } while (hi != again);
-  return ((uint64_t)hi << 32) | lo;
-}
-
 /* CLINT machine software interrupt: one msip word per hart. */
 #define MSIP(hart) (BSP_WAKE_ADDR + 4 * (hart))
 

@@ -46,6 +46,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from .sizeplot import svg_text
+
 SCHEMA = "ireerv-bench/1"
 MODEL = "matmul"
 BOARD = "cluster4"
@@ -447,22 +449,22 @@ def render_svg(table: Mapping[str, Any]) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
-        _text(LEFT, 22, f"{table['model']} on {table['board']}: cycles, ours vs the reference "
+        svg_text(LEFT, 22, f"{table['model']} on {table['board']}: cycles, ours vs the reference "
               "work", size=15, weight="bold"),
-        _text(LEFT, 40, "solid bars: ours, pale bars: the reference; ratio ours/reference "
+        svg_text(LEFT, 40, "solid bars: ours, pale bars: the reference; ratio ours/reference "
               "under each pair; log scale", fill="#555"),
     ]  # fmt: skip
     # Legend: one swatch per metric, then what solid and pale mean.
     x = float(LEFT)
     for key, label in metrics:
         out.append(f'<rect x="{x:.1f}" y="54" width="12" height="12" fill="{COLOURS[key]}"/>')
-        out.append(_text(x + 16, 64, label))
+        out.append(svg_text(x + 16, 64, label))
         x += 16 + len(label) * CHAR_W + 18
     x = float(LEFT)
     for label, opacity in (("ours", 1.0), ("reference", 0.35)):
         out.append(f'<rect x="{x:.1f}" y="72" width="12" height="12" fill="#666" '
                    f'fill-opacity="{opacity}" stroke="#666"/>')  # fmt: skip
-        out.append(_text(x + 16, 82, label))
+        out.append(svg_text(x + 16, 82, label))
         x += 16 + len(label) * CHAR_W + 18
 
     # Axes and decade grid lines.
@@ -470,7 +472,7 @@ def render_svg(table: Mapping[str, Any]) -> str:
         y = y_of(10**exp)
         out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
                    f'stroke="{"#999" if exp == lo else "#e3e3e3"}"/>')  # fmt: skip
-        out.append(_text(LEFT - 6, y + 4, _decade_label(exp), anchor="end"))
+        out.append(svg_text(LEFT - 6, y + 4, _decade_label(exp), anchor="end"))
     out.append(f'<line x1="{LEFT}" y1="{y0}" x2="{LEFT}" y2="{base}" stroke="#999"/>')
     mid = (y0 + base) / 2
     out.append(f'<text x="16" y="{mid:.1f}" text-anchor="middle" '
@@ -512,24 +514,12 @@ def render_svg(table: Mapping[str, Any]) -> str:
                 out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="10" '
                            f'transform="rotate(-90 {lx:.1f} {ly:.1f})">{_short(value)}</text>')
             ratio = cell["ratio"]
-            out.append(_text(px + pair_w / 2 - 1, base + 14,
+            out.append(svg_text(px + pair_w / 2 - 1, base + 14,
                              "—" if ratio is None else f"{ratio:.2f}×", anchor="middle",
                              size=9, fill="#444"))  # fmt: skip
-        out.append(_text(gx + group_w / 2, base + 32, f"N = {n} ({n}×{n} f32)",
+        out.append(svg_text(gx + group_w / 2, base + 32, f"N = {n} ({n}×{n} f32)",
                          anchor="middle", weight="bold"))  # fmt: skip
-    out.append(_text(LEFT + plot_w / 2, base + 54, "matrix size", anchor="middle",
+    out.append(svg_text(LEFT + plot_w / 2, base + 54, "matrix size", anchor="middle",
                      fill="#555"))  # fmt: skip
     out.append("</svg>")
     return "\n".join(out) + "\n"
-
-
-def _text(x: float, y: float, s: str, *, anchor: str = "start", size: int | None = None,
-          weight: str | None = None, fill: str | None = None) -> str:
-    attrs = f' text-anchor="{anchor}"' if anchor != "start" else ""
-    if size is not None:
-        attrs += f' font-size="{size}"'
-    if weight is not None:
-        attrs += f' font-weight="{weight}"'
-    if fill is not None:
-        attrs += f' fill="{fill}"'
-    return f'<text x="{x:.1f}" y="{y:.1f}"{attrs}>{escape(s)}</text>'

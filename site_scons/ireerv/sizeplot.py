@@ -38,8 +38,8 @@ def render_svg(report: Any) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
-        _text(10, 20, f"{doc['elf']}: {t['alloc']} bytes allocated", size=15, weight="bold"),
-        _text(10, 38, f"code {t['code']} bytes (text {t['text']} + data {t['data_init']}), "
+        svg_text(10, 20, f"{doc['elf']}: {t['alloc']} bytes allocated", size=15, weight="bold"),
+        svg_text(10, 38, f"code {t['code']} bytes (text {t['text']} + data {t['data_init']}), "
               f"RAM {t['data']} bytes (data {t['data_init']} + bss {t['bss']}); "
               "bars split by the largest symbols", fill="#555"),
     ]  # fmt: skip
@@ -48,7 +48,7 @@ def render_svg(report: Any) -> str:
         y = TOP + i * ROW_H
         size = int(row["size"])
         colour = REMAINDER_COLOUR if row is doc["remainder"] else PALETTE[i % len(PALETTE)]
-        out.append(_text(label_w - 8, y + BAR_H - 4, row["name"], anchor="end"))
+        out.append(svg_text(label_w - 8, y + BAR_H - 4, row["name"], anchor="end"))
         x = float(label_w)
         scale = bar_w / largest
         own = [s for s in symbols if s.get("component") == row["name"]]
@@ -58,7 +58,7 @@ def render_svg(report: Any) -> str:
             tip = f"{s['name']} ({s['section']}): {s['size']} bytes"
             out.append(_rect(x, y, w, colour, tip, stroke=True))
             if w > len(s["name"]) * CHAR_W + 6:
-                out.append(_text(x + 3, y + BAR_H - 4, s["name"], fill="white"))
+                out.append(svg_text(x + 3, y + BAR_H - 4, s["name"], fill="white"))
             x += w
             used += int(s["size"])
         rest = size - used
@@ -68,7 +68,7 @@ def render_svg(report: Any) -> str:
             out.append(_rect(x, y, rest * scale, fill, tip, stroke=bool(own)))
             x += rest * scale
         pct = 100.0 * size / total
-        out.append(_text(label_w + bar_w + 8, y + BAR_H - 4, f"{size} B  {pct:.1f}%"))
+        out.append(svg_text(label_w + bar_w + 8, y + BAR_H - 4, f"{size} B  {pct:.1f}%"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -88,7 +88,7 @@ def _rect(x: float, y: float, w: float, fill: str, tip: str, stroke: bool = Fals
     )
 
 
-def _text(
+def svg_text(
     x: float,
     y: float,
     s: str,
