@@ -1,0 +1,368 @@
+"""Build Verilator from its pinned source, and the 4-core cluster model with it.
+
+Both results live in the cache under tools/, keyed by what went into them:
+    tools/verilator-<verilator input key>/          an installed Verilator
+    tools/cluster4-sim-<key>/Vtb_top_verilator      the cluster simulator
+The cached source trees are never written to: every build runs in a copy or
+in its own output directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from . import cache
+from .fetch import Fetcher
+
+# The testbench's Verilog sources, in the order its Makefile passes them.
+TB_SOURCES = (
+    "tb/tb_top_verilator.sv",
+    "tb/tb_mem_types_pkg.sv",
+    "tb/tb_core_dma_engine.sv",
+    "tb/tb_cv32e40p_cluster_wrapper.sv",
+    "tb/tb_cv32e40p_cluster_core.sv",
+    "tb/rr_arbiter.sv",
+    "tb/tb_event_unit.sv",
+    "tb/tb_shared_latency_pipe.sv",
+    "tb/tb_riscv/include/perturbation_defines.sv",
+    "tb/tb_riscv/riscv_rvalid_stall.sv",
+    "tb/tb_riscv/riscv_gnt_stall.sv",
+    "tb/mm_ram.sv",
+    "tb/dp_ram.sv",
+    "tb/scratchpad_ram.sv",
+)
+TB_MAIN = "tb/tb_top_verilator.cpp"
+RTL_MANIFEST = "cv32e40p/cv32e40p_manifest.flist"
+RTL_DIR = "cv32e40p/rtl"  # DESIGN_RTL_DIR, which the manifest refers to
+TOP = "tb_top_verilator"
+SIM_NAME = f"V{TOP}"
+# Verilator options of the testbench's own build: lint noise the RTL is known for.
+VERILATOR_FLAGS = (
+    "--cc", "--sv", "--exe", "--top-module", TOP,
+    "--Wno-lint", "--Wno-UNOPTFLAT", "--Wno-MODDUP",
+    "--Wno-BLKANDNBLK", "--Wno-MULTIDRIVEN", "--Wno-COMBDLY",
+)  # fmt: skip
+MODEL_CFLAGS = ("-std=gnu++14", "-O2")
+
+# Fixed, so nothing in a build depends on when it ran.
+_SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01
+# Variables from the caller's environment that would change what is built.
+_ENV_DROP = (
+    "CC", "CXX", "CPP", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LIBS", "MAKEFLAGS",
+    "MFLAGS", "MAKELEVEL", "VERILATOR_ROOT", "VERILATOR_BIN", "OBJCACHE", "SOURCE_DATE_EPOCH",
+    "GIT_DIR", "GIT_WORK_TREE",
+)  # fmt: skip
+# The programs Verilator's `make install` installs, less verilator_bin_dbg.
+_COVERAGE_BIN = "verilator_coverage_bin_dbg"
+_BINARIES = ("verilator_bin", _COVERAGE_BIN)
+_AC_VERSION = re.compile(r"AC_INIT\(\[Verilator\],\s*\[([0-9][^\s\]]*)")
+_LOG_TAIL_LINES = 25
+
+
+class VerilatorBuildError(Exception):
+    """A build step failed; carries the command and the log to read."""
+
+    def __init__(
+        self, message: str, *, command: Sequence[str] | None = None, log_path: Path | None = None
+    ) -> None:
+        super().__init__(message)
+        self.command = list(command) if command else None
+        self.log_path = log_path
+
+
+# ---------------------------------------------------------------------------
+# Running commands
+
+
+def _build_env(extra: Mapping[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _ENV_DROP}
+    # ccache would be recorded in the installed verilated.mk and write outside the cache.
+    env.update({"LC_ALL": "C", "TZ": "UTC", "SOURCE_DATE_EPOCH": _SOURCE_DATE_EPOCH,
+                "ac_cv_prog_OBJCACHE": ""})  # fmt: skip
+    env.update(extra)
+    return env
+
+
+def _log_tail(log_path: Path) -> str:
+    try:
+        lines = log_path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-_LOG_TAIL_LINES:])
+
+
+def _run(
+    command: Sequence[str | Path], log_path: Path, *, cwd: Path, env: Mapping[str, str]
+) -> None:
+    cmd = [str(part) for part in command]
+    with log_path.open("a") as log:
+        log.write(f"$ cd {shlex.quote(str(cwd))} && {shlex.join(cmd)}\n")
+        log.flush()
+        try:
+            result = subprocess.run(cmd, cwd=cwd, env=dict(env), stdout=log,
+                                    stderr=subprocess.STDOUT, check=False)  # fmt: skip
+        except OSError as error:
+            raise VerilatorBuildError(
+                f"cannot run {cmd[0]}: {error}", command=cmd, log_path=log_path
+            ) from error
+    if result.returncode != 0:
+        raise VerilatorBuildError(
+            f"command failed (exit status {result.returncode}): {shlex.join(cmd)}\n"
+            f"log: {log_path}\n{_log_tail(log_path)}",
+            command=cmd,
+            log_path=log_path,
+        )
+
+
+def _start_log(log_path: Path, title: str) -> None:
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_path.write_text(f"# {title}\n")
+
+
+def _finish_log(log_path: Path, what: str, start: float) -> None:
+    with log_path.open("a") as log:
+        log.write(f"# {what} took {time.monotonic() - start:.0f} s\n")
+
+
+def _jobs(jobs: int | None) -> int:
+    return jobs or os.cpu_count() or 1
+
+
+# ---------------------------------------------------------------------------
+# Verilator
+
+
+def source_version(src: Path) -> str:
+    """The release of a Verilator source tree, from configure.ac ("v5.050")."""
+    try:
+        match = _AC_VERSION.search((src / "configure.ac").read_text())
+    except OSError as error:
+        raise VerilatorBuildError(f"{src} is not a Verilator source tree: {error}") from error
+    if not match:
+        raise VerilatorBuildError(f"{src}/configure.ac names no Verilator version")
+    return "v" + match.group(1)
+
+
+def build_verilator(
+    src: Path,
+    prefix: Path,
+    *,
+    log_path: Path,
+    jobs: int | None = None,
+    install_dir: Path | None = None,
+    work_dir: Path | None = None,
+) -> Path:
+    """Configure, build and install Verilator from `src` for `prefix`.
+
+    The build runs in a copy of `src` under `work_dir` (a temporary directory
+    when None), which is removed afterwards.  `prefix` is compiled into the
+    tools; when `install_dir` is given, the installed files are put there
+    instead, for the caller to move to `prefix` (a cache entry made under a
+    temporary name).  Returns the path of `bin/verilator` under `prefix`.
+    """
+    src, prefix, log_path = Path(src).resolve(), Path(prefix).resolve(), Path(log_path)
+    install_dir = Path(install_dir).resolve() if install_dir else prefix
+    version = source_version(src)
+    _start_log(log_path, f"Verilator {version} from {src}, prefix {prefix}")
+    start = time.monotonic()
+    own_work = work_dir is None
+    work = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="verilator-build-"))
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+        build = work / "src"
+        shutil.copytree(src, build, symlinks=True)
+        env = _build_env({
+            # The version string comes from git or the date otherwise; neither is wanted.
+            "VERILATOR_SRC_VERSION": version,
+            "GIT_CEILING_DIRECTORIES": str(work),  # keep git away from any enclosing repo
+        })  # fmt: skip
+        flags = f"-ffile-prefix-map={build}=verilator"  # no build paths in debug info
+        _run(["autoconf"], log_path, cwd=build, env=env)
+        _run(["./configure", f"--prefix={prefix}", f"CXXFLAGS={flags}", f"CFLAGS={flags}"],
+             log_path, cwd=build, env=env)  # fmt: skip
+        # Only the optimised verilator_bin: the default build also makes a debug build
+        # of the whole compiler, which doubles the build time and is not used here.
+        # The coverage tool exists only as a debug build; it is one small file.
+        _run(["make", f"-j{_jobs(jobs)}", "-C", "src", "opt", f"../bin/{_COVERAGE_BIN}"],
+             log_path, cwd=build, env=env)  # fmt: skip
+        install = ["make", "install-all", f"VL_INST_PUBLIC_BIN_FILES={' '.join(_BINARIES)}"]
+        if install_dir == prefix:
+            _run(install, log_path, cwd=build, env=env)
+        else:
+            stage = work / "stage"
+            _run([*install, f"DESTDIR={stage}"], log_path, cwd=build, env=env)
+            staged = stage / prefix.relative_to(prefix.anchor)
+            install_dir.mkdir(parents=True, exist_ok=True)
+            for item in staged.iterdir():
+                os.rename(item, install_dir / item.name)
+    finally:
+        if own_work:
+            cache.remove_tree(work)
+    exe = install_dir / "bin" / "verilator"
+    if not exe.is_file():
+        raise VerilatorBuildError(f"Verilator installed no {exe}", log_path=log_path)
+    _finish_log(log_path, "Verilator build", start)
+    return prefix / "bin" / "verilator"
+
+
+# ---------------------------------------------------------------------------
+# The cluster model
+
+
+def model_recipe(cflags: Sequence[str] = MODEL_CFLAGS) -> dict[str, object]:
+    """Everything about the model build besides its inputs; part of its cache key."""
+    return {
+        "sources": list(TB_SOURCES),
+        "main": TB_MAIN,
+        "manifest": RTL_MANIFEST,
+        "rtl_dir": RTL_DIR,
+        "flags": list(VERILATOR_FLAGS),
+        "cflags": list(cflags),
+    }
+
+
+def build_cluster_model(
+    tb_src: Path,
+    verilator_prefix: Path,
+    out_dir: Path,
+    *,
+    log_path: Path,
+    jobs: int | None = None,
+    cflags: Sequence[str] = MODEL_CFLAGS,
+    keep_objects: bool = False,
+) -> Path:
+    """Verilate the cluster testbench in `tb_src` and compile its simulator into `out_dir`.
+
+    Returns the simulator executable, `out_dir`/Vtb_top_verilator.  The generated
+    C++ and objects (`out_dir`/obj_dir) are removed unless `keep_objects`.
+    """
+    tb_src, out_dir = Path(tb_src).resolve(), Path(out_dir).resolve()
+    verilator = Path(verilator_prefix).resolve() / "bin" / "verilator"
+    if not verilator.is_file():
+        raise VerilatorBuildError(f"no Verilator at {verilator}")
+    for part in (*TB_SOURCES, TB_MAIN, RTL_MANIFEST, RTL_DIR):
+        if not (tb_src / part).exists():
+            hint = " (the cv32e40p submodule belongs there)" if part.startswith("cv32e40p") else ""
+            raise VerilatorBuildError(f"cluster testbench at {tb_src} lacks {part}{hint}")
+    _start_log(log_path, f"cluster model from {tb_src} with {verilator}")
+    start = time.monotonic()
+    obj_dir = out_dir / "obj_dir"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # Run from the testbench with relative Verilog paths, so messages the model
+    # prints name tb/... and cv32e40p/rtl/... rather than a cache path.
+    env = _build_env({"DESIGN_RTL_DIR": RTL_DIR})
+    _run(
+        [
+            verilator, *VERILATOR_FLAGS, *TB_SOURCES, "-f", RTL_MANIFEST, tb_src / TB_MAIN,
+            "--Mdir", obj_dir, "-CFLAGS", " ".join(cflags),
+        ],
+        log_path, cwd=tb_src, env=env,
+    )  # fmt: skip
+    _run(["make", "-C", obj_dir, "-f", f"{SIM_NAME}.mk", f"-j{_jobs(jobs)}"],
+         log_path, cwd=out_dir, env=env)  # fmt: skip
+    built = obj_dir / SIM_NAME
+    if not built.is_file():
+        raise VerilatorBuildError(f"the model build made no {built}", log_path=log_path)
+    exe = out_dir / SIM_NAME
+    os.replace(built, exe)
+    if not keep_objects:
+        cache.remove_tree(obj_dir)
+    _finish_log(log_path, "cluster model build", start)
+    return exe
+
+
+# ---------------------------------------------------------------------------
+# Cached builds
+
+
+def _ensure(fetcher: Fetcher, final: Path, make: Callable[[Path], None], what: str) -> None:
+    def wait() -> None:
+        fetcher.config.log(f"waiting for another process to build {what}")
+
+    cache.ensure_dir(final, make, lock_dir=fetcher.root / "locks", on_wait=wait)
+
+
+def verilator_entry(fetcher: Fetcher) -> Path:
+    """The cache directory of the Verilator build (installed or not)."""
+    return fetcher.root / "tools" / f"verilator-{fetcher.lock.input('verilator').key()}"
+
+
+def cluster_simulator_entry(fetcher: Fetcher, cflags: Sequence[str] = MODEL_CFLAGS) -> Path:
+    """The cache directory of the cluster simulator (built or not)."""
+    lock = fetcher.lock
+    parts = {
+        "cluster-tb": lock.input("cluster-tb").key(),
+        "verilator": lock.input("verilator").key(),
+        "recipe": model_recipe(cflags),
+    }
+    canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"))
+    key = hashlib.sha256(canonical.encode()).hexdigest()[:16]
+    return fetcher.root / "tools" / f"cluster4-sim-{key}"
+
+
+def _describe(fetcher: Fetcher, name: str) -> str:
+    inp = fetcher.lock.input(name)
+    return inp.tag or (inp.commit or "")[:12]
+
+
+def verilator(
+    fetcher: Fetcher,
+    log_dir: Path,
+    *,
+    jobs: int | None = None,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """The `verilator` executable of the pinned Verilator, built into the cache if needed."""
+    final = verilator_entry(fetcher)
+    exe = final / "bin" / "verilator"
+    if exe.is_file():
+        return exe
+    src = fetcher.path("verilator")
+
+    def make(tmp: Path) -> None:
+        log(f"building Verilator {_describe(fetcher, 'verilator')} (about 7 min)...")
+        build_verilator(src, final, log_path=Path(log_dir) / "verilator-build.log", jobs=jobs,
+                        install_dir=tmp, work_dir=tmp / ".build")  # fmt: skip
+        cache.remove_tree(tmp / ".build")
+
+    _ensure(fetcher, final, make, "Verilator")
+    if not exe.is_file():
+        raise VerilatorBuildError(f"the cached Verilator {final} has no bin/verilator")
+    return exe
+
+
+def cluster_simulator(
+    fetcher: Fetcher,
+    log_dir: Path,
+    *,
+    jobs: int | None = None,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """The cluster simulator executable, built into the cache if needed."""
+    final = cluster_simulator_entry(fetcher)
+    exe = final / SIM_NAME
+    if exe.is_file():
+        return exe
+    tb_src = fetcher.path("cluster-tb")
+    prefix = verilator(fetcher, log_dir, jobs=jobs, log=log).parent.parent
+
+    def make(tmp: Path) -> None:
+        version = _describe(fetcher, "verilator")
+        log(f"building the cluster simulator with Verilator {version} (about 1 min)...")
+        build_cluster_model(tb_src, prefix, tmp, log_path=Path(log_dir) / "cluster4-sim-build.log",
+                            jobs=jobs)  # fmt: skip
+
+    _ensure(fetcher, final, make, "the cluster simulator")
+    if not exe.is_file():
+        raise VerilatorBuildError(f"the cached simulator {final} has no {SIM_NAME}")
+    return exe
