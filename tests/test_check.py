@@ -1,0 +1,63 @@
+"""Judging runs: exact and toleranced comparison, and verdicts on real and broken runs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ireerv import check
+from ireerv.simulate import CYCLE_LIMIT, PASSED, RunResult
+
+OUTPUT = "OUTPUT 0 f32 2x2: 0x3f800000 0x40000000 0x40400000 0x80000000\nSTATUS OK\n"
+EXPECTED = [np.array([[1.0, 2.0], [3.0, -0.0]], dtype=np.float32)]
+
+
+def result(program_output: str, reason: str = PASSED) -> RunResult:
+    return RunResult(reason, 0, 0, program_output, program_output, 0.1, "exit code 0")
+
+
+def test_matching_run_passes() -> None:
+    verdict = check.judge(result(OUTPUT), EXPECTED)
+    assert verdict.passed, verdict.problems
+
+
+def test_a_wrong_reference_fails_and_says_where() -> None:
+    wrong = [EXPECTED[0] + np.float32(1)]
+    verdict = check.judge(result(OUTPUT), wrong)
+    assert not verdict.passed
+    assert verdict.problems == [
+        "output 0: 4 of 4 elements differ: [0,0] np.float32(1.0) != np.float32(2.0), "
+        "[0,1] np.float32(2.0) != np.float32(3.0), [1,0] np.float32(3.0) != np.float32(4.0), "
+        "[1,1] np.float32(-0.0) != np.float32(1.0)"
+    ]
+
+
+def test_bit_for_bit_unless_a_tolerance_is_stated() -> None:
+    zero = [np.zeros((2, 2), dtype=np.float32)]
+    got = [np.array([[0.0, 0.0], [0.0, -0.0]], dtype=np.float32)]
+    assert check.compare(got, zero) == [
+        "output 0: 1 of 4 elements differ: [1,1] np.float32(-0.0) != np.float32(0.0)"]
+    assert check.compare(got, zero, tolerance=1e-6) == []
+    near = [np.full((2, 2), 1e-7, dtype=np.float32)]
+    assert check.compare(near, zero, tolerance=1e-6) == []
+    assert check.compare(near, zero) != []
+
+
+def test_integers_shapes_and_counts() -> None:
+    ints = [np.array([1, 2, 3], dtype=np.int32)]
+    assert check.compare(ints, [np.array([1, 2, 3], dtype=np.int32)]) == []
+    assert "shape (3,), reference (1, 3)" in check.compare(ints, [ints[0].reshape(1, 3)])[0]
+    assert "type int32, reference float32" in check.compare(ints, [ints[0].astype(np.float32)])[0]
+    assert "printed 1 outputs, the reference has 2" in check.compare(ints, ints * 2)[0]
+
+
+def test_runs_that_never_count_as_passed() -> None:
+    silent = check.judge(result(""), EXPECTED)
+    assert not silent.passed
+    assert "the program printed no STATUS line" in silent.problems
+    assert "the program printed no outputs" in silent.problems
+    failed = check.judge(result(OUTPUT.replace("STATUS OK", "STATUS RESOURCE_EXHAUSTED")),
+                         EXPECTED)
+    assert failed.problems == ["the program reported RESOURCE_EXHAUSTED"]
+    limit = check.judge(RunResult(CYCLE_LIMIT, None, 1, OUTPUT, OUTPUT, 9.0,
+                                  "cycle limit 100 reached"), EXPECTED)
+    assert limit.problems == ["run cycle-limit: cycle limit 100 reached"]
