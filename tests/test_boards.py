@@ -54,7 +54,7 @@ def test_cluster4() -> None:
         "--iree-vm-target-index-bits=32",
     ]
     names = [s.name for s in b.bsp_sources()]
-    assert names == ["harts.c", "start.S", "syscalls.c", "trap.c", "board.c"]
+    assert names == ["cycles.c", "harts.c", "start.S", "syscalls.c", "trap.c", "board.c"]
     assert b.sources == (boards.BSP_DIR / "cluster4" / "board.c",)
     with pytest.raises(boards.BoardError, match="no memory region 'dram'"):
         b.region("dram")
