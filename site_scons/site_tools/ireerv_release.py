@@ -50,10 +50,11 @@ def _path_map(env) -> dict[str, str]:
     return {str(Path(env["CACHE_DIR"]).resolve()): "$CACHE_DIR", str(PROJECT_ROOT): "."}
 
 
-def _first_line(cmd: list[str]) -> str:
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    lines = (proc.stdout + proc.stderr).strip().splitlines()
-    return " | ".join(line.strip() for line in lines[:3]) if lines else "?"
+def _version(cmd: list[str], lines: int = 1) -> str:
+    """The first `lines` lines a tool prints for --version, joined."""
+    proc = subprocess.run([*cmd, "--version"], capture_output=True, text=True)
+    out = (proc.stdout + proc.stderr).strip().splitlines()
+    return " | ".join(line.strip() for line in out[:lines]) if out else "?"
 
 
 def _write_release(target, source, env):
@@ -74,8 +75,8 @@ def _write_release(target, source, env):
                for name in ("image.elf", "image.hex", "image.map", "size-report.json")}
     lock = env["LOCK"]
     tc = env["_BOARD_ENVS"][image.board.name]
-    tools = {"gcc": _first_line([tc["CC"], "--version"]),
-             "ld": _first_line([tc.subst("$OBJCOPY").replace("objcopy", "ld"), "--version"])}
+    tools = {"gcc": _version([tc["CC"]]),
+             "ld": _version([str(tc["TOOLCHAIN"].tool("ld"))])}
     flags = {
         "CCFLAGS": [release.normalize_map(str(f), paths) for f in tc.subst_list("$CCFLAGS")[0]],
         "LINKFLAGS": [release.normalize_map(str(f), paths) for f in tc.subst_list("$LINKFLAGS")[0]],
@@ -83,7 +84,7 @@ def _write_release(target, source, env):
     }
     if image.runtime == "iree":
         compiler = env.IreeCompilePath()
-        tools["iree-compile"] = _first_line([str(compiler), "--version"])
+        tools["iree-compile"] = _version([str(compiler)], lines=3)
         flags["iree-compile"] = iree_compile.flags(image.board)
         flags["runtime-config-sha256"] = release.sha256(iree_build.CONFIG_FILE)
     model = image.model
