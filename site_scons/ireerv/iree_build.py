@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .buildlog import BuildError, run_logged, start_log
 from .toolchain import Toolchain
 
 RUNTIME_DIR = Path(__file__).resolve().parents[2] / "runtime"
@@ -31,17 +32,10 @@ STAMP_NAME = "ireerv-configuration.txt"
 # Environment variables CMake would fold into compiler choice or flags.
 _COMPILER_ENV = ("CC", "CXX", "ASM", "CFLAGS", "CXXFLAGS", "ASMFLAGS", "CPPFLAGS", "LDFLAGS")
 _COMMIT = re.compile(r"@\s*([0-9a-f]{40})\b")
-_LOG_TAIL_LINES = 25
 
 
-class IreeBuildError(Exception):
+class IreeBuildError(BuildError):
     """A configure or build step failed; carries the command and the log to read."""
-
-    def __init__(self, message: str, *, command: Sequence[str] | None = None,
-                 log_path: Path | None = None) -> None:
-        super().__init__(message)
-        self.command = list(command) if command else None
-        self.log_path = log_path
 
 
 @dataclass(frozen=True)
@@ -160,35 +154,8 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in _COMPILER_ENV}
 
 
-def _log_tail(log_path: Path) -> str:
-    try:
-        lines = log_path.read_text(errors="replace").splitlines()
-    except OSError:
-        return ""
-    return "\n".join(lines[-_LOG_TAIL_LINES:])
-
-
 def _run(command: Sequence[str], log_path: Path) -> None:
-    command = [str(part) for part in command]
-    with log_path.open("a") as log:
-        log.write(f"$ {shlex.join(command)}\n")
-        log.flush()
-        try:
-            result = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT,
-                                    env=_clean_env(), check=False)
-        except OSError as error:
-            raise IreeBuildError(f"cannot run {command[0]}: {error}", command=command,
-                                 log_path=log_path) from error
-    if result.returncode != 0:
-        raise IreeBuildError(
-            f"command failed (exit status {result.returncode}): {shlex.join(command)}\n"
-            f"log: {log_path}\n{_log_tail(log_path)}",
-            command=command, log_path=log_path)
-
-
-def _start_log(log_path: Path, title: str) -> None:
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_path.write_text(f"# {title}\n")
+    run_logged(command, log_path, env=_clean_env(), error=IreeBuildError)
 
 
 def _prepare_build_dir(build_dir: Path, stamp: str) -> bool:
@@ -225,7 +192,7 @@ def _configure_and_build(iree_src: Path, build_dir: Path, cmake_args: Sequence[s
                  "-S", str(iree_src), "-B", str(build_dir), *cmake_args]
     stamp = "\n".join([shlex.join(configure), toolchain_text, ""])
     must_configure = _prepare_build_dir(build_dir, stamp)
-    _start_log(log_path, log_title)  # after any clean-up: the log may live in build_dir
+    start_log(log_path, log_title)  # after any clean-up: the log may live in build_dir
     if must_configure:
         if toolchain_text:
             _write_atomically(build_dir / "toolchain.cmake", toolchain_text)

@@ -13,15 +13,14 @@ import hashlib
 import json
 import os
 import re
-import shlex
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from . import cache
+from .buildlog import BuildError, run_logged, start_log
 from .fetch import Fetcher
 
 # The testbench's Verilog sources, in the order its Makefile passes them.
@@ -66,18 +65,10 @@ _ENV_DROP = (
 _COVERAGE_BIN = "verilator_coverage_bin_dbg"
 _BINARIES = ("verilator_bin", _COVERAGE_BIN)
 _AC_VERSION = re.compile(r"AC_INIT\(\[Verilator\],\s*\[([0-9][^\s\]]*)")
-_LOG_TAIL_LINES = 25
 
 
-class VerilatorBuildError(Exception):
+class VerilatorBuildError(BuildError):
     """A build step failed; carries the command and the log to read."""
-
-    def __init__(
-        self, message: str, *, command: Sequence[str] | None = None, log_path: Path | None = None
-    ) -> None:
-        super().__init__(message)
-        self.command = list(command) if command else None
-        self.log_path = log_path
 
 
 # ---------------------------------------------------------------------------
@@ -93,40 +84,10 @@ def _build_env(extra: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def _log_tail(log_path: Path) -> str:
-    try:
-        lines = log_path.read_text(errors="replace").splitlines()
-    except OSError:
-        return ""
-    return "\n".join(lines[-_LOG_TAIL_LINES:])
-
-
 def _run(
     command: Sequence[str | Path], log_path: Path, *, cwd: Path, env: Mapping[str, str]
 ) -> None:
-    cmd = [str(part) for part in command]
-    with log_path.open("a") as log:
-        log.write(f"$ cd {shlex.quote(str(cwd))} && {shlex.join(cmd)}\n")
-        log.flush()
-        try:
-            result = subprocess.run(cmd, cwd=cwd, env=dict(env), stdout=log,
-                                    stderr=subprocess.STDOUT, check=False)  # fmt: skip
-        except OSError as error:
-            raise VerilatorBuildError(
-                f"cannot run {cmd[0]}: {error}", command=cmd, log_path=log_path
-            ) from error
-    if result.returncode != 0:
-        raise VerilatorBuildError(
-            f"command failed (exit status {result.returncode}): {shlex.join(cmd)}\n"
-            f"log: {log_path}\n{_log_tail(log_path)}",
-            command=cmd,
-            log_path=log_path,
-        )
-
-
-def _start_log(log_path: Path, title: str) -> None:
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_path.write_text(f"# {title}\n")
+    run_logged(command, log_path, cwd=cwd, env=env, error=VerilatorBuildError)
 
 
 def _finish_log(log_path: Path, what: str, start: float) -> None:
@@ -173,7 +134,7 @@ def build_verilator(
     src, prefix, log_path = Path(src).resolve(), Path(prefix).resolve(), Path(log_path)
     install_dir = Path(install_dir).resolve() if install_dir else prefix
     version = source_version(src)
-    _start_log(log_path, f"Verilator {version} from {src}, prefix {prefix}")
+    start_log(log_path, f"Verilator {version} from {src}, prefix {prefix}")
     start = time.monotonic()
     own_work = work_dir is None
     work = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="verilator-build-"))
@@ -254,7 +215,7 @@ def build_cluster_model(
         if not (tb_src / part).exists():
             hint = " (the cv32e40p submodule belongs there)" if part.startswith("cv32e40p") else ""
             raise VerilatorBuildError(f"cluster testbench at {tb_src} lacks {part}{hint}")
-    _start_log(log_path, f"cluster model from {tb_src} with {verilator}")
+    start_log(log_path, f"cluster model from {tb_src} with {verilator}")
     start = time.monotonic()
     obj_dir = out_dir / "obj_dir"
     out_dir.mkdir(parents=True, exist_ok=True)
