@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from scons_helpers import copy_project, scons
 
-from ireerv import release
+from ireerv import boards, check, models, release, simulate
 
 PLAIN = ("MODEL=matmul", "RUNTIME=none", "BOARD=qemu-virt")
 needs_qemu = pytest.mark.skipif(
@@ -80,6 +80,18 @@ def test_plain_c_run_on_qemu(tree: Path) -> None:
     assert "PASS: 256 output elements match the host reference (bit for bit)" in out
     record = json.loads((tree / "build/qemu-virt/matmul-16-c/run.json").read_text())
     assert record["passed"] and record["call_cycles"][0] > 16 * 16 * 16
+
+    # The same real run, judged against a deliberately wrong reference, fails.
+    board = boards.load_board("qemu-virt")
+    result = simulate.run_on_board(board, elf=tree / "build/qemu-virt/matmul-16-c/image.elf")
+    lhs, rhs = models.load_model("matmul").generate_inputs(16)
+    right = lhs @ rhs
+    assert check.judge(result, [right]).passed
+    wrong = right.copy()
+    wrong[3, 5] += 1
+    verdict = check.judge(result, [wrong])
+    assert not verdict.passed
+    assert verdict.problems[0].startswith("output 0: 1 of 256 elements differ: [3,5]")
 
 
 def test_size_report_of_plain_c_image(tree: Path) -> None:
