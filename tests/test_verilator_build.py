@@ -73,8 +73,14 @@ def test_model_needs_verilator_and_complete_testbench(tmp_path: Path) -> None:
 def test_cache_entries_follow_inputs_and_flags(tmp_path: Path) -> None:
     lock = load_lock(paths.LOCK_FILE)
     f = Fetcher(lock, FetchConfig(cache_root=tmp_path, log=lambda _: None))
-    key = lock.input("verilator").key()
-    assert vb.verilator_entry(f) == tmp_path / "tools" / f"verilator-{key}"
+    entry = vb.verilator_entry(f)
+    assert entry.parent == tmp_path / "tools" and entry.name.startswith("verilator-")
+    recipe = vb.VERILATOR_RECIPE
+    try:
+        vb.VERILATOR_RECIPE = recipe + 1  # a changed build recipe is a new entry
+        assert vb.verilator_entry(f) != entry
+    finally:
+        vb.VERILATOR_RECIPE = recipe
     sim = vb.cluster_simulator_entry(f)
     assert sim.parent == tmp_path / "tools" and sim.name.startswith("cluster4-sim-")
     assert vb.cluster_simulator_entry(f) == sim  # stable

@@ -52,6 +52,9 @@ VERILATOR_FLAGS = (
     "--Wno-BLKANDNBLK", "--Wno-MULTIDRIVEN", "--Wno-COMBDLY",
 )  # fmt: skip
 MODEL_CFLAGS = ("-std=gnu++14", "-O2")
+# Part of the cache key of a Verilator build: raise it when build_verilator's
+# steps change, so a Verilator built the old way is not reused.
+VERILATOR_RECIPE = 2
 
 # Fixed, so nothing in a build depends on when it ran.
 _SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01
@@ -255,7 +258,9 @@ def _ensure(fetcher: Fetcher, final: Path, make: Callable[[Path], None], what: s
 
 def verilator_entry(fetcher: Fetcher) -> Path:
     """The cache directory of the Verilator build (installed or not)."""
-    return fetcher.root / "tools" / f"verilator-{fetcher.lock.input('verilator').key()}"
+    parts = {"verilator": fetcher.lock.input("verilator").key(), "recipe": VERILATOR_RECIPE}
+    key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
+    return fetcher.root / "tools" / f"verilator-{key}"
 
 
 def cluster_simulator_entry(fetcher: Fetcher, cflags: Sequence[str] = MODEL_CFLAGS) -> Path:
@@ -263,7 +268,7 @@ def cluster_simulator_entry(fetcher: Fetcher, cflags: Sequence[str] = MODEL_CFLA
     lock = fetcher.lock
     parts = {
         "cluster-tb": lock.input("cluster-tb").key(),
-        "verilator": lock.input("verilator").key(),
+        "verilator": verilator_entry(fetcher).name,  # its pin and its build recipe
         "recipe": model_recipe(cflags),
     }
     canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"))
