@@ -122,14 +122,8 @@ def _build_runtime(target, source, env):
             profile=env["PROFILE"], cflags=env["BOARD_SPEC"].compile_flags(),
             log_path=build_dir.with_suffix(".log"),
         )
-    except iree_build.IreeBuildError as err:
-        detail = [str(err)]
-        if err.command:
-            detail.append("command: " + " ".join(err.command))
-        if err.log_path:
-            detail.append(f"log: {err.log_path}")
-        raise SCons.Errors.BuildError(errstr="\n".join(detail)) from None
-    except FetchError as err:
+    except (iree_build.IreeBuildError, FetchError) as err:
+        # The message names the failing command, its log and the log's tail.
         raise SCons.Errors.BuildError(errstr=str(err)) from None
 
 
