@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ireerv import paths
-from ireerv.fetch import FetchConfig, Fetcher, FetchError
-from ireerv.lock import Lock, load_lock
-from ireerv.toolchain import Toolchain
+from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
+from ireerv.inputs.lock import Lock, load_lock
+from ireerv.inputs.toolchain import Toolchain
 
 HOW_TO_PROVIDE = (
     "provide it through a mirror (git config --global url.<mirror>.insteadOf <upstream url>), "

@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ireerv import paths, release
+from ireerv import paths
+from ireerv.release import release
 
 SCONS = [sys.executable, "-c", "import SCons.Script; SCons.Script.main()"]
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from ireerv import bench
-from ireerv.bench import SCHEMA, BenchError, collect, load, markdown, render_svg, write
-from ireerv.toolchain import Toolchain
+from ireerv.bench import bench
+from ireerv.bench.bench import SCHEMA, BenchError, collect, load, markdown, render_svg, write
+from ireerv.inputs.toolchain import Toolchain
 
 SVG = "{http://www.w3.org/2000/svg}"
 

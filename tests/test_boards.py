@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from ireerv import boards, linkerscript
-from ireerv.toolchain import Toolchain
+from ireerv.boards import board as boards
+from ireerv.boards import linkerscript
+from ireerv.inputs.toolchain import Toolchain
 
 CLUSTER_TOML = (boards.BSP_DIR / "cluster4" / "board.toml").read_text()
 QEMU_TOML = (boards.BSP_DIR / "qemu-virt" / "board.toml").read_text()

@@ -17,9 +17,11 @@ import numpy as np
 import pytest
 from conftest import require_input
 
-from ireerv import boards, models, plain_c, simulate
-from ireerv.fetch import Fetcher
-from ireerv.toolchain import Toolchain
+from ireerv.boards import board as boards
+from ireerv.image import models, plain_c
+from ireerv.inputs.fetch import Fetcher
+from ireerv.inputs.toolchain import Toolchain
+from ireerv.simulators import simulate
 
 TESTS = Path(__file__).resolve().parent
 CHECK_C = TESTS / "bsp" / "bsp_check.c"
@@ -227,7 +229,7 @@ def test_missing_inputs_are_clear_errors(tmp_path: Path, qemu: boards.Board) -> 
 
 @pytest.fixture(scope="module")
 def cluster_sim(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from ireerv import verilator_build as vb
+    from ireerv.simulators import verilator_build as vb
 
     require_input(fetcher, "verilator")
     require_input(fetcher, "cluster-tb")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ireerv.buildlog import BuildError, log_tail, run_logged, start_log
+from ireerv.util.buildlog import BuildError, log_tail, run_logged, start_log
 
 
 class StepError(BuildError):

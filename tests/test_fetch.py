@@ -29,9 +29,9 @@ from fetch_fixtures import (
     zip_bytes,
 )
 
-from ireerv import archive, cache
-from ireerv.fetch import FetchConfig, Fetcher, FetchError, mirror_url
-from ireerv.lock import load_lock
+from ireerv.inputs import archive, cache
+from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError, mirror_url
+from ireerv.inputs.lock import load_lock
 
 
 @pytest.fixture(autouse=True)

@@ -15,8 +15,9 @@ import pytest
 from conftest import require_input
 from scons_helpers import copy_project, scons
 
-from ireerv import boards, iree_build, iree_compile, models, runner_data
-from ireerv.fetch import Fetcher, FetchError
+from ireerv.boards import board as boards
+from ireerv.image import iree_build, iree_compile, models, runner_data
+from ireerv.inputs.fetch import Fetcher, FetchError
 
 needs_qemu = pytest.mark.skipif(
     shutil.which("qemu-system-riscv32") is None,
@@ -110,7 +111,7 @@ def test_matmul_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
 
 @pytest.mark.upstream
 def test_matmul_release_is_reproducible(tree: Path, tmp_path: Path) -> None:
-    from ireerv import release
+    from ireerv.release import release
 
     work = tmp_path / "clean"
     release.fresh_checkout(tree, work, include_changes=False)

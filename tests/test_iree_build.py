@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from conftest import require_input
 
-from ireerv import iree_build, runner_data
-from ireerv.fetch import Fetcher
-from ireerv.iree_build import IreeBuildError, RuntimeBuild
-from ireerv.toolchain import Toolchain
+from ireerv.image import iree_build, runner_data
+from ireerv.image.iree_build import IreeBuildError, RuntimeBuild
+from ireerv.inputs.fetch import Fetcher
+from ireerv.inputs.toolchain import Toolchain
 
 # The project's rv32imc boards: compile with Zicsr/Zifencei, link with the multilib name.
 BOARD_CFLAGS = ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32"]

@@ -8,7 +8,7 @@ import pytest
 from fetch_fixtures import write_lock
 
 from ireerv import paths
-from ireerv.lock import LockError, load_lock
+from ireerv.inputs.lock import LockError, load_lock
 
 C1 = "1" * 40
 C2 = "2" * 40

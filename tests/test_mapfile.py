@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ireerv.mapfile import InputFile, MapFileError, MemoryRegion, load, parse
+from ireerv.size.mapfile import InputFile, MapFileError, MemoryRegion, load, parse
 
 DATA = Path(__file__).parent / "data"
 LIBGCC = "toolchain/lib/gcc/riscv64-unknown-elf/12.2.0/rv32im/ilp32/libgcc.a"

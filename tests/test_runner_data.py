@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from conftest import require_input
 
-from ireerv import iree_build, runner_data
-from ireerv.fetch import Fetcher
-from ireerv.runner_data import RunnerDataError
-from ireerv.toolchain import Toolchain
+from ireerv.image import iree_build, runner_data
+from ireerv.image.runner_data import RunnerDataError
+from ireerv.inputs.fetch import Fetcher
+from ireerv.inputs.toolchain import Toolchain
 
 BOARD_CFLAGS = ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32"]
 

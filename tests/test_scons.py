@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 from scons_helpers import copy_project, scons
 
-from ireerv import boards, check, models, release, simulate
+from ireerv.boards import board as boards
+from ireerv.image import models
+from ireerv.release import release
+from ireerv.run import check
+from ireerv.simulators import simulate
 
 PLAIN = ("MODEL=matmul", "RUNTIME=none", "BOARD=qemu-virt")
 needs_qemu = pytest.mark.skipif(

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from ireerv import mapfile
-from ireerv.mapfile import InputFile
-from ireerv.sizeplot import write_svg
-from ireerv.sizereport import (
+from ireerv.inputs.toolchain import Toolchain
+from ireerv.size import mapfile
+from ireerv.size.mapfile import InputFile
+from ireerv.size.sizeplot import write_svg
+from ireerv.size.sizereport import (
     REMAINDER,
     SCHEMA,
     ComponentRule,
@@ -36,7 +37,6 @@ from ireerv.sizereport import (
     format_diff,
     format_text,
 )
-from ireerv.toolchain import Toolchain
 
 SITE_SCONS = Path(__file__).resolve().parents[1] / "site_scons"
 
@@ -426,7 +426,7 @@ def test_rule_parsing() -> None:
 def test_cli(builds, tmp_path: Path) -> None:
     def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "PYTHONPATH": str(SITE_SCONS)}
-        cmd = [sys.executable, "-m", "ireerv.sizereport", *map(str, args)]
+        cmd = [sys.executable, "-m", "ireerv.size.sizereport", *map(str, args)]
         return subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
 
     base, extra = builds["base"], builds["extra"]

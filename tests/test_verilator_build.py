@@ -11,10 +11,10 @@ from conftest import require_input
 from fetch_fixtures import tree_files
 
 from ireerv import paths
-from ireerv import verilator_build as vb
-from ireerv.fetch import FetchConfig, Fetcher
-from ireerv.lock import load_lock
-from ireerv.toolchain import Toolchain
+from ireerv.inputs.fetch import FetchConfig, Fetcher
+from ireerv.inputs.lock import load_lock
+from ireerv.inputs.toolchain import Toolchain
+from ireerv.simulators import verilator_build as vb
 
 needs_autoconf = pytest.mark.skipif(shutil.which("autoconf") is None, reason="needs autoconf")
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv import iree_build, iree_compile, plain_c, runner_data
-from ireerv.boards import CONFIG_HEADER, Board
-from ireerv.cache import ensure_dir
-from ireerv.fetch import FetchError
-from ireerv.models import Model, ModelError
-from ireerv.toolchain import ToolchainError
+from ireerv.boards.board import CONFIG_HEADER, Board
+from ireerv.image import iree_build, iree_compile, plain_c, runner_data
+from ireerv.image.models import Model, ModelError
+from ireerv.inputs.cache import ensure_dir
+from ireerv.inputs.fetch import FetchError
+from ireerv.inputs.toolchain import ToolchainError
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 # Module name of the vm-c program: iree-compile calls an unnamed MLIR module "module".

@@ -18,9 +18,10 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv import iree_build, iree_compile, release
-from ireerv.components import report_for
+from ireerv.image import iree_build, iree_compile
 from ireerv.paths import PROJECT_ROOT
+from ireerv.release import release
+from ireerv.size.components import report_for
 
 DIST = PROJECT_ROOT / "dist"
 

@@ -17,11 +17,11 @@ import SCons.Action
 import SCons.Errors
 import SCons.Script
 
-from ireerv import check, reference
-from ireerv.boards import Board
-from ireerv.fetch import FetchError
-from ireerv.models import load_model
-from ireerv.simulate import SimulationError, run_on_board
+from ireerv.boards.board import Board
+from ireerv.image.models import load_model
+from ireerv.inputs.fetch import FetchError
+from ireerv.run import check, reference
+from ireerv.simulators.simulate import SimulationError, run_on_board
 
 # A long cluster run says it is alive this often when the program is quiet.
 HEARTBEAT_SECONDS = 30
@@ -41,7 +41,7 @@ def _simulator_path(env, board: Board) -> Path | None:
             raise SCons.Errors.BuildError(
                 errstr="qemu-system-riscv32 not found (Debian package qemu-system-misc)")
         return None
-    from ireerv import verilator_build
+    from ireerv.simulators import verilator_build
 
     try:
         return verilator_build.cluster_simulator(
@@ -171,7 +171,7 @@ def run_image(env, image):
 
 
 def _write_bench(target, source, env):
-    from ireerv import bench
+    from ireerv.bench import bench
 
     results = [json.loads(Path(str(s)).read_text()) for s in source if str(s).endswith(".json")]
     sizes = env["_BENCH_SIZES"]
@@ -186,7 +186,7 @@ def _write_bench(target, source, env):
 
 def bench_target(env):
     """Matmul 4/16/32 on the cluster, IREE and plain C: the reference work's table."""
-    from ireerv.boards import load_board
+    from ireerv.boards.board import load_board
 
     board = load_board("cluster4")
     model = load_model("matmul")

@@ -12,8 +12,8 @@ from pathlib import Path
 import SCons.Errors
 
 from ireerv import paths
-from ireerv.fetch import FetchConfig, Fetcher, FetchError
-from ireerv.lock import LockError, load_lock
+from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
+from ireerv.inputs.lock import LockError, load_lock
 
 _SHORT = {
     "CCCOMSTR": "CC      $TARGET",

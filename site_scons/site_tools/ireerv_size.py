@@ -12,8 +12,8 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv import sizereport
-from ireerv.components import report_for
+from ireerv.size import sizereport
+from ireerv.size.components import report_for
 
 
 def _size_report(target, source, env):

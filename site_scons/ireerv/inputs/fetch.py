@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from . import archive, cache
-from .lock import TOOLCHAIN, Input, Lock
-from .toolchain import Toolchain
+from ireerv.inputs import archive, cache
+from ireerv.inputs.lock import TOOLCHAIN, Input, Lock
+from ireerv.inputs.toolchain import Toolchain
 
 OFFLINE_ENV = "IREERV_OFFLINE"
 MIRRORS_ENV = "IREERV_MIRRORS"
@@ -59,7 +59,7 @@ class FetchConfig:
         cls, cache_root: Path | None = None, environ: dict[str, str] | None = None, **kw: object
     ) -> FetchConfig:
         """Config from IREERV_CACHE, IREERV_OFFLINE and IREERV_MIRRORS; keyword arguments win."""
-        from .paths import default_cache_dir
+        from ireerv.paths import default_cache_dir
 
         env = os.environ if environ is None else environ
         offline = env.get(OFFLINE_ENV, "").strip().lower() not in ("", "0", "no", "false", "off")

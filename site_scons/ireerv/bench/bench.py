@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from .sizeplot import svg_text
+from ireerv.size.sizeplot import svg_text
 
 SCHEMA = "ireerv-bench/1"
 MODEL = "matmul"
@@ -240,7 +240,7 @@ def _split_key(key: str) -> tuple[int, str]:
 
 
 def _image(key: str, elf: Path) -> dict[str, Any]:
-    from .sizereport import SizeReportError, analyze
+    from ireerv.size.sizereport import SizeReportError, analyze
 
     size, runtime = _split_key(key)
     is_iree = runtime == "iree"

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .boards import Board
+from ireerv.boards.board import Board
 
 OutputCallback = Callable[[str], None]
 

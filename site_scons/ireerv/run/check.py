@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .runner_data import RunnerDataError, RunnerOutput, parse_runner_output
-from .simulate import RunResult
+from ireerv.image.runner_data import RunnerDataError, RunnerOutput, parse_runner_output
+from ireerv.simulators.simulate import RunResult
 
 # How many mismatching elements a report shows.
 SHOWN_MISMATCHES = 5

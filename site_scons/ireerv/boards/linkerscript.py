@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .boards import Board
+    from ireerv.boards.board import Board
 
 TRAP_ALIGN = 256
 

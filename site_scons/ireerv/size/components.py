@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import sizereport
-from .paths import PROJECT_ROOT
+from ireerv.paths import PROJECT_ROOT
+from ireerv.size import sizereport
 
 KERNEL_OBJECT = "model_kernel.o"
 CONTROL_OBJECT = "model_module.o"

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .buildlog import BuildError, run_logged, start_log
-from .toolchain import Toolchain
+from ireerv.inputs.toolchain import Toolchain
+from ireerv.paths import PROJECT_ROOT
+from ireerv.util.buildlog import BuildError, run_logged, start_log
 
-RUNTIME_DIR = Path(__file__).resolve().parents[2] / "runtime"
+RUNTIME_DIR = PROJECT_ROOT / "runtime"
 CONFIG_FILE = RUNTIME_DIR / "config.toml"
 TOOLCHAIN_TEMPLATE = RUNTIME_DIR / "toolchain.cmake.in"
 RUNNER_DIR = RUNTIME_DIR / "runner"

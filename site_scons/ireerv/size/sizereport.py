@@ -73,9 +73,9 @@ from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 from elftools.elf.sections import SymbolTableSection
 
-from . import mapfile
-from .mapfile import InputFile
-from .sizeplot import write_svg  # part of this module's API
+from ireerv.size import mapfile
+from ireerv.size.mapfile import InputFile
+from ireerv.size.sizeplot import write_svg  # part of this module's API
 
 SCHEMA = "ireerv-size-report/1"
 REMAINDER = "(remainder)"
@@ -933,7 +933,7 @@ def _rule(text: str) -> ComponentRule:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m ireerv.sizereport",
+        prog="python -m ireerv.size.sizereport",
         description="Size report of a linked image. Exit status 1 when a memory region "
         "overflows, 2 on bad input.",
     )

@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from . import cache
-from .buildlog import BuildError, run_logged, start_log
-from .fetch import Fetcher
+from ireerv.inputs import cache
+from ireerv.inputs.fetch import Fetcher
+from ireerv.util.buildlog import BuildError, run_logged, start_log
 
 # The testbench's Verilog sources, in the order its Makefile passes them.
 TB_SOURCES = (

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .paths import PROJECT_ROOT
+from ireerv.paths import PROJECT_ROOT
 
 MODELS_DIR = PROJECT_ROOT / "models"
 

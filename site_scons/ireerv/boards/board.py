@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .paths import PROJECT_ROOT
+from ireerv.paths import PROJECT_ROOT
 
 BSP_DIR = PROJECT_ROOT / "bsp"
 COMMON_DIR = BSP_DIR / "common"
@@ -165,7 +165,7 @@ class Board:
         return _config_header(self)
 
     def linker_script(self) -> str:
-        from .linkerscript import generate
+        from ireerv.boards.linkerscript import generate
 
         return generate(self)
 

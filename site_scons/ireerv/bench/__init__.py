@@ -1,0 +1,1 @@
+"""The bench: plans as data, tables and charts."""

@@ -1,0 +1,1 @@
+"""Images: models, iree-compile, the bare-metal runtime build and the runner data."""

@@ -1,0 +1,1 @@
+"""Hermetic, reproducible release builds."""

@@ -1,0 +1,1 @@
+"""Runs: the run record, the verdict and the host reference."""

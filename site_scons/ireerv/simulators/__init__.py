@@ -1,0 +1,1 @@
+"""Simulators: one module per kind behind one small interface, registered by kind."""

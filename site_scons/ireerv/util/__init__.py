@@ -1,0 +1,1 @@
+"""Helpers every concern uses: logged build commands, file hashing, atomic writes."""
