@@ -14,6 +14,7 @@ from ireerv.image import models
 from ireerv.release import release
 from ireerv.run import check
 from ireerv.simulators import simulate
+from ireerv.util.files import sha256_file
 
 PLAIN = ("MODEL=matmul", "RUNTIME=none", "BOARD=qemu-virt")
 needs_qemu = pytest.mark.skipif(
@@ -131,7 +132,7 @@ def test_plain_c_release_is_reproducible(tmp_path: Path, tree: Path) -> None:
     assert manifest["release"] is True
     assert set(manifest["outputs"]) == {"image.elf", "image.hex", "image.map", "size-report.json"}
     for name, digest in manifest["outputs"].items():
-        assert release.sha256(builds[0] / name) == digest
+        assert sha256_file(builds[0] / name) == digest
     assert "gcc" in manifest["inputs"] and manifest["inputs"]["gcc"]["kind"] == "deb"
     text = "".join(p.read_text(errors="replace") for p in builds[0].iterdir())
     assert str(tmp_path) not in text

@@ -21,22 +21,13 @@ import pytest
 
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.size import mapfile
+from ireerv.size.analysis import analyze
+from ireerv.size.diff import diff, format_diff
 from ireerv.size.mapfile import InputFile
-from ireerv.size.sizeplot import write_svg
-from ireerv.size.sizereport import (
-    REMAINDER,
-    SCHEMA,
-    ComponentRule,
-    Region,
-    SizeReport,
-    SizeReportError,
-    analyze,
-    check_regions,
-    default_rules,
-    diff,
-    format_diff,
-    format_text,
-)
+from ireerv.size.report import REMAINDER, SCHEMA, SizeReport, SizeReportError, check_regions
+from ireerv.size.rules import ComponentRule, Region, default_rules
+from ireerv.size.svg import write_svg
+from ireerv.size.text import format_text
 
 SITE_SCONS = Path(__file__).resolve().parents[1] / "site_scons"
 
@@ -426,7 +417,7 @@ def test_rule_parsing() -> None:
 def test_cli(builds, tmp_path: Path) -> None:
     def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "PYTHONPATH": str(SITE_SCONS)}
-        cmd = [sys.executable, "-m", "ireerv.size.sizereport", *map(str, args)]
+        cmd = [sys.executable, "-m", "ireerv.size.cli", *map(str, args)]
         return subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
 
     base, extra = builds["base"], builds["extra"]

@@ -22,6 +22,7 @@ from ireerv.image import iree_build, iree_compile
 from ireerv.paths import PROJECT_ROOT
 from ireerv.release import release
 from ireerv.size.components import report_for
+from ireerv.util.files import sha256_file
 
 DIST = PROJECT_ROOT / "dist"
 
@@ -72,7 +73,7 @@ def _write_release(target, source, env):
     report = report_for(Path(image.elf.abspath), Path(image.map.abspath), list(image.board.memory),
                         int(env["TOP"]))
     release.write_json(out / "size-report.json", report.to_json())
-    outputs = {name: release.sha256(out / name)
+    outputs = {name: sha256_file(out / name)
                for name in ("image.elf", "image.hex", "image.map", "size-report.json")}
     lock = env["LOCK"]
     tc = env["_BOARD_ENVS"][image.board.name]
@@ -87,7 +88,7 @@ def _write_release(target, source, env):
         compiler = env.IreeCompilePath()
         tools["iree-compile"] = _version([str(compiler)], lines=3)
         flags["iree-compile"] = iree_compile.flags(image.board)
-        flags["runtime-config-sha256"] = release.sha256(iree_build.CONFIG_FILE)
+        flags["runtime-config-sha256"] = sha256_file(iree_build.CONFIG_FILE)
     model = image.model
     data = release.manifest(
         state=env["_RELEASE_STATE"],
@@ -95,9 +96,9 @@ def _write_release(target, source, env):
                "runtime": image.runtime,
                "mlir": str(model.mlir.relative_to(PROJECT_ROOT))
                if model.mlir.is_relative_to(PROJECT_ROOT) else model.mlir.name,
-               "mlir-sha256": release.sha256(model.mlir)},
+               "mlir-sha256": sha256_file(model.mlir)},
         board={"name": image.board.name,
-               "board.toml-sha256": release.sha256(image.board.directory / "board.toml")},
+               "board.toml-sha256": sha256_file(image.board.directory / "board.toml")},
         inputs={name: {**inp.pin(), "key": inp.key()} for name, inp in lock.inputs.items()},
         tools=tools,
         flags=flags,

@@ -12,8 +12,11 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv.size import sizereport
 from ireerv.size.components import report_for
+from ireerv.size.diff import diff, format_diff
+from ireerv.size.report import SizeReportError, check_regions
+from ireerv.size.svg import write_svg
+from ireerv.size.text import format_text
 
 
 def _size_report(target, source, env):
@@ -23,21 +26,21 @@ def _size_report(target, source, env):
     regions = list(board.memory) if board else []
     try:
         report = report_for(elf, map_file, regions, int(env["TOP"]))
-    except (sizereport.SizeReportError, OSError) as err:
+    except (SizeReportError, OSError) as err:
         raise SCons.Errors.BuildError(errstr=f"size report of {elf}: {err}") from None
     data = report.to_json()
     json_path, svg_path = (Path(str(t)) for t in target)
     json_path.write_text(json.dumps(data, indent=2) + "\n")
-    sizereport.write_svg(report, svg_path)
-    print(sizereport.format_text(report))
+    write_svg(report, svg_path)
+    print(format_text(report))
     if env["BASELINE"]:
         try:
             baseline = json.loads(Path(env["BASELINE"]).read_text())
-            print(sizereport.format_diff(sizereport.diff(baseline, data)))
-        except (OSError, ValueError, sizereport.SizeReportError) as err:
+            print(format_diff(diff(baseline, data)))
+        except (OSError, ValueError, SizeReportError) as err:
             raise SCons.Errors.BuildError(errstr=f"BASELINE {env['BASELINE']}: {err}") from None
     print(f"size-report: {json_path}, {svg_path}")
-    problems = sizereport.check_regions(report)
+    problems = check_regions(report)
     if problems:
         raise SCons.Errors.BuildError(errstr="memory overflow:\n  " + "\n  ".join(problems))
 

@@ -46,7 +46,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from ireerv.size.sizeplot import svg_text
+from ireerv.size.svg import svg_text
+from ireerv.util.files import atomic_write
 
 SCHEMA = "ireerv-bench/1"
 MODEL = "matmul"
@@ -240,7 +241,8 @@ def _split_key(key: str) -> tuple[int, str]:
 
 
 def _image(key: str, elf: Path) -> dict[str, Any]:
-    from ireerv.size.sizereport import SizeReportError, analyze
+    from ireerv.size.analysis import analyze
+    from ireerv.size.report import SizeReportError
 
     size, runtime = _split_key(key)
     is_iree = runtime == "iree"
@@ -283,9 +285,7 @@ def write(table: Mapping[str, Any], out_dir: str | Path) -> None:
         ("bench.md", markdown(table)),
         ("bench.svg", render_svg(table)),
     ):
-        tmp = out / f"{name}.tmp"
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out / name)
+        atomic_write(out / name, text)
 
 
 def load(path: str | Path) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.paths import PROJECT_ROOT
 from ireerv.util.buildlog import BuildError, run_logged, start_log
+from ireerv.util.files import atomic_write
 
 RUNTIME_DIR = PROJECT_ROOT / "runtime"
 CONFIG_FILE = RUNTIME_DIR / "config.toml"
@@ -170,12 +171,6 @@ def _prepare_build_dir(build_dir: Path, stamp: str) -> bool:
     return True
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    temp = path.with_name(path.name + ".tmp")
-    temp.write_text(text)
-    temp.replace(path)
-
-
 def _check_source(iree_src: Path) -> None:
     parts = ("CMakeLists.txt", "runtime/src/iree/base/api.h", "third_party/flatcc/CMakeLists.txt")
     for part in parts:
@@ -196,9 +191,9 @@ def _configure_and_build(iree_src: Path, build_dir: Path, cmake_args: Sequence[s
     start_log(log_path, log_title)  # after any clean-up: the log may live in build_dir
     if must_configure:
         if toolchain_text:
-            _write_atomically(build_dir / "toolchain.cmake", toolchain_text)
+            atomic_write(build_dir / "toolchain.cmake", toolchain_text)
         _run(configure, log_path)
-        _write_atomically(build_dir / STAMP_NAME, stamp)
+        atomic_write(build_dir / STAMP_NAME, stamp)
     _run([ninja, "-C", str(build_dir), *([f"-j{jobs}"] if jobs else []), *targets], log_path)
 
 

@@ -29,6 +29,7 @@ from urllib.parse import unquote, urlsplit
 from ireerv.inputs import archive, cache
 from ireerv.inputs.lock import TOOLCHAIN, Input, Lock
 from ireerv.inputs.toolchain import Toolchain
+from ireerv.util.files import sha256_file
 
 OFFLINE_ENV = "IREERV_OFFLINE"
 MIRRORS_ENV = "IREERV_MIRRORS"
@@ -66,14 +67,6 @@ class FetchConfig:
         mirrors = env.get(MIRRORS_ENV, "").split()
         values: dict[str, object] = {"offline": offline, "mirrors": mirrors, **kw}
         return cls(cache_root=Path(cache_root) if cache_root else default_cache_dir(), **values)  # type: ignore[arg-type]
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(_CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def mirror_url(base: str, url: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -10,6 +9,8 @@ import subprocess
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+from ireerv.util.files import sha256_file
 
 MANIFEST_SCHEMA = "ireerv-release/1"
 CHECKSUMS = "SHA256SUMS"
@@ -51,14 +52,6 @@ def check_clean(state: Mapping[str, Any], allow_dirty: bool) -> None:
         )
 
 
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def normalize_map(text: str, replacements: Mapping[str, str]) -> str:
     """A link map without this machine's paths (the linker writes absolute ones)."""
     for old, new in sorted(replacements.items(), key=lambda kv: -len(kv[0])):
@@ -67,7 +60,7 @@ def normalize_map(text: str, replacements: Mapping[str, str]) -> str:
 
 
 def write_checksums(directory: Path, names: Iterable[str]) -> Path:
-    lines = [f"{sha256(directory / name)}  {name}\n" for name in sorted(names)]
+    lines = [f"{sha256_file(directory / name)}  {name}\n" for name in sorted(names)]
     path = directory / CHECKSUMS
     path.write_text("".join(lines))
     return path

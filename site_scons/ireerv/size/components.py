@@ -10,14 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from ireerv.paths import PROJECT_ROOT
-from ireerv.size import sizereport
+from ireerv.size.analysis import analyze
+from ireerv.size.report import SizeReport
+from ireerv.size.rules import ComponentRule, default_rules
 
 KERNEL_OBJECT = "model_kernel.o"
 CONTROL_OBJECT = "model_module.o"
 
 
-def rules() -> list[sizereport.ComponentRule]:
-    return sizereport.default_rules(
+def rules() -> list[ComponentRule]:
+    return default_rules(
         kernel=KERNEL_OBJECT,
         control=CONTROL_OBJECT,
         bsp=("*/bsp/*",),
@@ -25,7 +27,7 @@ def rules() -> list[sizereport.ComponentRule]:
     )
 
 
-def report_for(elf: Path, map_file: Path | None, regions, top: int) -> sizereport.SizeReport:
+def report_for(elf: Path, map_file: Path | None, regions, top: int) -> SizeReport:
     """The size report of an image, attributed to this project's components."""
-    return sizereport.analyze(elf, map_file, regions=regions, components=rules(), top=top,
+    return analyze(elf, map_file, regions=regions, components=rules(), top=top,
                               root=PROJECT_ROOT)

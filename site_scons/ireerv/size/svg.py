@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ireerv.util.files import atomic_write
+
 BAR_AREA = 600  # the largest bar
 VALUE_W = 130  # size and share
 ROW_H = 24
@@ -75,9 +77,7 @@ def render_svg(report: Any) -> str:
 
 def write_svg(report: Any, path: Path) -> None:
     """Write the chart; the file appears complete or not at all."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(render_svg(report), encoding="utf-8")
-    tmp.replace(path)
+    atomic_write(path, render_svg(report))
 
 
 def _rect(x: float, y: float, w: float, fill: str, tip: str, stroke: bool = False) -> str:
