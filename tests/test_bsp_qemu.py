@@ -17,15 +17,17 @@ import numpy as np
 import pytest
 from conftest import require_input
 
-from ireerv.boards import board as boards
+from ireerv import boards, simulators
 from ireerv.image import models, plain_c
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
-from ireerv.simulators import simulate
+from ireerv.paths import PROJECT_ROOT
+from ireerv.simulators import base, verilator_cluster
+from ireerv.simulators.qemu import run_qemu
 
 TESTS = Path(__file__).resolve().parent
 CHECK_C = TESTS / "bsp" / "bsp_check.c"
-MATMUL_C = boards.PROJECT_ROOT / "models" / "matmul" / plain_c.SOURCE_NAME
+MATMUL_C = PROJECT_ROOT / "models" / "matmul" / plain_c.SOURCE_NAME
 MODES = {"checks": 1, "exit": 2, "abort": 3, "trap": 4, "silent": 5, "hang": 6, "stack": 7,
          "wake": 8}
 
@@ -76,8 +78,8 @@ class ImageBuilder:
         gen = self.root / board.name / "gen"
         if board.name not in self._bsp:
             gen.mkdir(parents=True, exist_ok=True)
-            (gen / boards.CONFIG_HEADER).write_text(board.config_header())
-            (gen / "link.ld").write_text(board.linker_script())
+            (gen / boards.CONFIG_HEADER).write_text(boards.config_header(board))
+            (gen / "link.ld").write_text(boards.linker_script(board))
             objs = [self._compile(board, gen, src, gen / f"bsp-{src.parent.name}-{src.stem}.o")
                     for src in board.bsp_sources()]
             self._bsp[board.name] = objs
@@ -140,7 +142,7 @@ def test_start_up_duties(builder: ImageBuilder, qemu: boards.Board) -> None:
     elf, _ = check_image(builder, qemu, "checks")
     for args in (qemu.simulator.args, without_icount(qemu.simulator.args)):
         lines: list[str] = []
-        result = simulate.run_qemu(elf, args=args, timeout=60, on_output=lines.append)
+        result = run_qemu(elf, args=args, timeout=60, on_output=lines.append)
         assert result.passed, result.output
         assert "".join(lines) == result.output  # streamed as it came
         out = result.program_output.splitlines()
@@ -160,7 +162,7 @@ def test_matmul_c_matches_numpy(builder: ImageBuilder, qemu: boards.Board,
         header.write_text(matmul_inputs_header(size))
         elf, _ = builder.image(qemu, f"matmul-{size}", MATMUL_C,
                                [f"MATMUL_N={size}", f'MATMUL_INPUTS="{header}"'])
-        result = simulate.run_on_board(qemu, elf=elf, timeout=60)
+        result = simulators.run_on_board(qemu, elf=elf, timeout=60)
         assert result.passed, result.output
         out = result.program_output.splitlines()
         output = [ln for ln in out if ln.startswith("OUTPUT")]
@@ -175,18 +177,18 @@ def test_matmul_c_matches_numpy(builder: ImageBuilder, qemu: boards.Board,
 @pytest.mark.parametrize(
     ("mode", "defines", "reason", "code", "text"),
     [
-        ("exit", ["CHECK_EXIT_CODE=3"], simulate.FAILED, 3, "exiting with 3"),
-        ("exit", ["CHECK_EXIT_CODE=256"], simulate.FAILED, 1, "exiting with 256"),
-        ("abort", [], simulate.FAILED, 134, "BSP: abort"),
-        ("trap", [], simulate.CRASH, 126, "BSP TRAP hart 0: illegal instruction"),
-        ("silent", [], simulate.FAILED, 0, ""),
-        ("stack", [], simulate.FAILED, 125, "BSP: stack overflow"),
+        ("exit", ["CHECK_EXIT_CODE=3"], base.FAILED, 3, "exiting with 3"),
+        ("exit", ["CHECK_EXIT_CODE=256"], base.FAILED, 1, "exiting with 256"),
+        ("abort", [], base.FAILED, 134, "BSP: abort"),
+        ("trap", [], base.CRASH, 126, "BSP TRAP hart 0: illegal instruction"),
+        ("silent", [], base.FAILED, 0, ""),
+        ("stack", [], base.FAILED, 125, "BSP: stack overflow"),
     ],
 )
 def test_endings(builder: ImageBuilder, qemu: boards.Board, mode: str, defines: list[str],
                  reason: str, code: int, text: str) -> None:
     elf, _ = check_image(builder, qemu, mode, *defines)
-    result = simulate.run_on_board(qemu, elf=elf, timeout=60)
+    result = simulators.run_on_board(qemu, elf=elf, timeout=60)
     assert (result.reason, result.exit_code) == (reason, code), result.output
     assert text in result.program_output
     if mode == "silent":
@@ -196,8 +198,8 @@ def test_endings(builder: ImageBuilder, qemu: boards.Board, mode: str, defines: 
 @needs_qemu
 def test_run_past_its_limit_fails(builder: ImageBuilder, qemu: boards.Board) -> None:
     elf, _ = check_image(builder, qemu, "hang")
-    result = simulate.run_on_board(qemu, elf=elf, timeout=2)
-    assert result.reason == simulate.TIMEOUT and not result.passed
+    result = simulators.run_on_board(qemu, elf=elf, timeout=2)
+    assert result.reason == base.TIMEOUT and not result.passed
     assert result.returncode is None and "hanging" in result.output
     assert 2 <= result.seconds < 30
 
@@ -205,7 +207,7 @@ def test_run_past_its_limit_fails(builder: ImageBuilder, qemu: boards.Board) -> 
 @needs_qemu
 def test_wake_parked_harts(builder: ImageBuilder, qemu: boards.Board) -> None:
     elf, _ = check_image(builder, qemu, "wake")
-    result = simulate.run_qemu(elf, args=without_icount(qemu.simulator.args), timeout=60)
+    result = run_qemu(elf, args=without_icount(qemu.simulator.args), timeout=60)
     assert result.passed, result.output
     out = result.program_output.splitlines()
     assert "WAKE started 3" in out
@@ -215,13 +217,13 @@ def test_wake_parked_harts(builder: ImageBuilder, qemu: boards.Board) -> None:
 
 
 def test_missing_inputs_are_clear_errors(tmp_path: Path, qemu: boards.Board) -> None:
-    with pytest.raises(simulate.SimulationError, match="does not exist"):
-        simulate.run_on_board(qemu, elf=tmp_path / "none.elf")
+    with pytest.raises(base.SimulationError, match="does not exist"):
+        simulators.run_on_board(qemu, elf=tmp_path / "none.elf")
     cluster = boards.load_board("cluster4")
-    with pytest.raises(simulate.SimulationError, match="Verilator model"):
-        simulate.run_on_board(cluster, elf=tmp_path / "a.elf", hex_file=tmp_path / "a.hex")
-    with pytest.raises(simulate.SimulationError, match="not an executable file"):
-        simulate.run_cluster(tmp_path / "sim", tmp_path / "a.hex", maxcycles=10)
+    with pytest.raises(base.SimulationError, match="Verilator model"):
+        simulators.run_on_board(cluster, elf=tmp_path / "a.elf", hex_file=tmp_path / "a.hex")
+    with pytest.raises(base.SimulationError, match="not an executable file"):
+        verilator_cluster.run_cluster(tmp_path / "sim", tmp_path / "a.hex", maxcycles=10)
 
 
 # --------------------------------------------------------------------------- cluster
@@ -233,12 +235,13 @@ def cluster_sim(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> P
 
     require_input(fetcher, "verilator")
     require_input(fetcher, "cluster-tb")
-    return vb.cluster_simulator(fetcher, tmp_path_factory.mktemp("verilator-logs"))
+    tb = boards.load_board("cluster4").simulator.extra["testbench"]
+    return vb.cluster_simulator(fetcher, tb, tmp_path_factory.mktemp("verilator-logs"))
 
 
 def run_cluster(board: boards.Board, sim: Path, hexfile: Path,
-                maxcycles: int | None = None) -> simulate.RunResult:
-    return simulate.run_on_board(board, elf=hexfile.with_suffix(".elf"), hex_file=hexfile,
+                maxcycles: int | None = None) -> base.RunResult:
+    return simulators.run_on_board(board, elf=hexfile.with_suffix(".elf"), hex_file=hexfile,
                                  simulator=sim, maxcycles=maxcycles)
 
 
@@ -264,8 +267,8 @@ def test_cluster_start_up_and_matmul(builder: ImageBuilder, cluster_sim: Path,
 @pytest.mark.upstream
 @pytest.mark.parametrize(
     ("mode", "reason", "code"),
-    [("exit", simulate.FAILED, 3), ("trap", simulate.CRASH, 126),
-     ("silent", simulate.FAILED, 0), ("hang", simulate.CYCLE_LIMIT, None)],
+    [("exit", base.FAILED, 3), ("trap", base.CRASH, 126),
+     ("silent", base.FAILED, 0), ("hang", base.CYCLE_LIMIT, None)],
 )
 def test_cluster_endings(builder: ImageBuilder, cluster_sim: Path, mode: str, reason: str,
                          code: int | None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ireerv.run import check
-from ireerv.simulators.simulate import CYCLE_LIMIT, PASSED, RunResult
+from ireerv.simulators.base import CYCLE_LIMIT, PASSED, RunResult
 
 OUTPUT = "OUTPUT 0 f32 2x2: 0x3f800000 0x40000000 0x40400000 0x80000000\nSTATUS OK\n"
 EXPECTED = [np.array([[1.0, 2.0], [3.0, -0.0]], dtype=np.float32)]

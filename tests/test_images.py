@@ -15,7 +15,7 @@ import pytest
 from conftest import require_input
 from scons_helpers import copy_project, scons
 
-from ireerv.boards import board as boards
+from ireerv import boards
 from ireerv.image import iree_build, iree_compile, models, runner_data
 from ireerv.inputs.fetch import Fetcher, FetchError
 

@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 from scons_helpers import copy_project, scons
 
-from ireerv.boards import board as boards
+from ireerv import boards, simulators
 from ireerv.image import models
 from ireerv.release import release
 from ireerv.run import check
-from ireerv.simulators import simulate
 from ireerv.util.files import sha256_file
 
 PLAIN = ("MODEL=matmul", "RUNTIME=none", "BOARD=qemu-virt")
@@ -88,7 +87,7 @@ def test_plain_c_run_on_qemu(tree: Path) -> None:
 
     # The same real run, judged against a deliberately wrong reference, fails.
     board = boards.load_board("qemu-virt")
-    result = simulate.run_on_board(board, elf=tree / "build/qemu-virt/matmul-16-c/image.elf")
+    result = simulators.run_on_board(board, elf=tree / "build/qemu-virt/matmul-16-c/image.elf")
     lhs, rhs = models.load_model("matmul").generate_inputs(16)
     right = lhs @ rhs
     assert check.judge(result, [right]).passed

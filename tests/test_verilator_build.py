@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,11 +11,13 @@ import pytest
 from conftest import require_input
 from fetch_fixtures import tree_files
 
-from ireerv import paths
+from ireerv import boards, paths
 from ireerv.inputs.fetch import FetchConfig, Fetcher
 from ireerv.inputs.lock import load_lock
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.simulators import verilator_build as vb
+
+TESTBENCH = boards.load_board("cluster4").simulator.extra["testbench"]
 
 needs_autoconf = pytest.mark.skipif(shutil.which("autoconf") is None, reason="needs autoconf")
 
@@ -59,15 +62,15 @@ def test_model_needs_verilator_and_complete_testbench(tmp_path: Path) -> None:
     prefix = tmp_path / "verilator"
     log = tmp_path / "model.log"
     with pytest.raises(vb.VerilatorBuildError, match=r"no Verilator at .*/bin/verilator"):
-        vb.build_cluster_model(tmp_path, prefix, tmp_path / "out", log_path=log)
+        vb.build_cluster_model(tmp_path, TESTBENCH, prefix, tmp_path / "out", log_path=log)
     (prefix / "bin").mkdir(parents=True)
     (prefix / "bin" / "verilator").write_text("")
     tb = tmp_path / "tb"
-    for part in (*vb.TB_SOURCES, vb.TB_MAIN):
+    for part in (*TESTBENCH.sources, TESTBENCH.main):
         (tb / part).parent.mkdir(parents=True, exist_ok=True)
         (tb / part).write_text("")
     with pytest.raises(vb.VerilatorBuildError, match=r"lacks cv32e40p/.* \(the cv32e40p submodule"):
-        vb.build_cluster_model(tb, prefix, tmp_path / "out", log_path=log)
+        vb.build_cluster_model(tb, TESTBENCH, prefix, tmp_path / "out", log_path=log)
 
 
 def test_cache_entries_follow_inputs_and_flags(tmp_path: Path) -> None:
@@ -81,10 +84,11 @@ def test_cache_entries_follow_inputs_and_flags(tmp_path: Path) -> None:
         assert vb.verilator_entry(f) != entry
     finally:
         vb.VERILATOR_RECIPE = recipe
-    sim = vb.cluster_simulator_entry(f)
+    sim = vb.cluster_simulator_entry(f, TESTBENCH)
     assert sim.parent == tmp_path / "tools" and sim.name.startswith("cluster4-sim-")
-    assert vb.cluster_simulator_entry(f) == sim  # stable
-    assert vb.cluster_simulator_entry(f, ["-std=gnu++14", "-O3"]) != sim
+    assert vb.cluster_simulator_entry(f, TESTBENCH) == sim  # stable
+    other = dataclasses.replace(TESTBENCH, cflags=("-std=gnu++14", "-O3"))
+    assert vb.cluster_simulator_entry(f, other) != sim
 
 
 # --- with the pinned upstreams ---------------------------------------------------
@@ -99,7 +103,7 @@ def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def simulator(fetcher: Fetcher, log_dir: Path) -> Path:
     require_input(fetcher, "verilator")
     require_input(fetcher, "cluster-tb")
-    return vb.cluster_simulator(fetcher, log_dir)
+    return vb.cluster_simulator(fetcher, TESTBENCH, log_dir)
 
 
 @pytest.mark.upstream
@@ -166,7 +170,7 @@ def run_sim(sim: Path, hexfile: Path, maxcycles: int) -> subprocess.CompletedPro
 
 @pytest.mark.upstream
 def test_simulator_runs_firmware(simulator: Path, toolchain: Toolchain, tmp_path: Path) -> None:
-    assert simulator.name == vb.SIM_NAME and simulator.parent.parent.name == "tools"
+    assert simulator.name == TESTBENCH.executable and simulator.parent.parent.name == "tools"
     hexfile = assemble(toolchain, tmp_path, "ok", OK_FIRMWARE)
     assert hexfile.read_text().startswith("@00000080")
     run = run_sim(simulator, hexfile, 1_000_000)

@@ -13,7 +13,7 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv.boards.board import CONFIG_HEADER, Board
+from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
 from ireerv.image import iree_build, iree_compile, plain_c, runner_data
 from ireerv.image.models import Model, ModelError
 from ireerv.inputs.cache import ensure_dir
@@ -70,9 +70,9 @@ def _board_env(env, board: Board):
     benv.Tool("cross_gcc")
     bdir = f"#build/{board.name}"
     write = _gen(_write_value)
-    header = benv.Command(f"{bdir}/include/{CONFIG_HEADER}", benv.Value(board.config_header()),
+    header = benv.Command(f"{bdir}/include/{CONFIG_HEADER}", benv.Value(config_header(board)),
                           write)
-    script = benv.Command(f"{bdir}/link.ld", benv.Value(board.linker_script()), write)
+    script = benv.Command(f"{bdir}/link.ld", benv.Value(linker_script(board)), write)
     benv.Append(CPPPATH=[f"{bdir}/include", *map(str, board.include_dirs())])
     benv.Append(LINKFLAGS=["-T", script[0].abspath])
     objects = []

@@ -7,7 +7,6 @@ the image changes), env.RunImage(image) (always runs) and env.Bench().
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import threading
 import time
@@ -17,11 +16,13 @@ import SCons.Action
 import SCons.Errors
 import SCons.Script
 
-from ireerv.boards.board import Board
+from ireerv import simulators
+from ireerv.boards import Board
 from ireerv.image.models import load_model
 from ireerv.inputs.fetch import FetchError
 from ireerv.run import check, reference
-from ireerv.simulators.simulate import SimulationError, run_on_board
+from ireerv.simulators.base import Image, SimulationError
+from ireerv.util.buildlog import BuildError
 
 # A long cluster run says it is alive this often when the program is quiet.
 HEARTBEAT_SECONDS = 30
@@ -34,25 +35,18 @@ def _action(function, label: str):
         function, strfunction=lambda target, source, env: f"{label:<8}{target[0]}")
 
 
-def _simulator_path(env, board: Board) -> Path | None:
-    """The cluster's Verilator model, built on demand into the cache; None for QEMU."""
-    if board.simulator.kind != "verilator-cluster":
-        if shutil.which(board.simulator.binary or "qemu-system-riscv32") is None:
-            raise SCons.Errors.BuildError(
-                errstr="qemu-system-riscv32 not found (Debian package qemu-system-misc)")
-        return None
-    from ireerv.simulators import verilator_build
-
+def _simulator_path(env, board: Board) -> Path:
+    """The board's simulator: found on PATH, or built on demand into the cache."""
     try:
-        return verilator_build.cluster_simulator(
-            env.GetFetcher(), Path(env["CACHE_DIR"]) / "logs")
-    except (FetchError, verilator_build.VerilatorBuildError) as err:
+        return simulators.prepare(board.simulator, env.GetFetcher(),
+                                  Path(env["CACHE_DIR"]) / "logs")
+    except (FetchError, BuildError, SimulationError) as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None
 
 
 def _build_simulator(target, source, env):
     path = _simulator_path(env, env["_BOARD_OBJ"])
-    print(f"simulator: {path or 'qemu-system-riscv32'}")
+    print(f"simulator: {path}")
 
 
 def simulator(env, board: Board):
@@ -111,9 +105,10 @@ def _run_and_check(target, source, env):
     parallel = SCons.Script.GetOption("num_jobs") > 1
     echo = _Echo(f"[{Path(image.dir).name}] " if parallel else "")
     try:
-        result = run_on_board(
-            board, elf=Path(image.elf.abspath), hex_file=Path(image.hex.abspath), simulator=sim,
-            timeout=float(env["TIMEOUT"]), maxcycles=int(env["MAXCYCLES"]), on_output=echo)
+        result = simulators.run(
+            board.simulator, sim, Image(Path(image.elf.abspath), Path(image.hex.abspath)),
+            timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
+            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None, on_output=echo)
     except SimulationError as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None
     finally:
@@ -186,7 +181,7 @@ def _write_bench(target, source, env):
 
 def bench_target(env):
     """Matmul 4/16/32 on the cluster, IREE and plain C: the reference work's table."""
-    from ireerv.boards.board import load_board
+    from ireerv.boards import load_board
 
     board = load_board("cluster4")
     model = load_model("matmul")

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ireerv.image.runner_data import RunnerDataError, RunnerOutput, parse_runner_output
-from ireerv.simulators.simulate import RunResult
+from ireerv.simulators.base import RunResult
 
 # How many mismatching elements a report shows.
 SHOWN_MISMATCHES = 5

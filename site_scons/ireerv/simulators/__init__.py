@@ -1,1 +1,83 @@
-"""Simulators: one module per kind behind one small interface, registered by kind."""
+"""Simulators: one module per kind behind one small interface, registered by kind.
+
+A kind module provides:
+  KIND, KEYS                 its name in board.toml and the keys of its [simulator] table
+  parse_settings(table, harts, timeout, where) -> Settings   check the board's table
+  prepare(settings, fetcher, log_dir) -> Path   find or build the simulator executable
+  run(settings, simulator, image, timeout=, maxcycles=, on_output=) -> RunResult
+A new kind is one module added to KINDS below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from ireerv.simulators import qemu, verilator_cluster
+from ireerv.simulators.base import (
+    Image,
+    OutputCallback,
+    RunResult,
+    Settings,
+    SettingsError,
+    SimulationError,
+)
+
+KINDS: dict[str, ModuleType] = {m.KIND: m for m in (qemu, verilator_cluster)}
+
+
+def kind(name: str) -> ModuleType:
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise SimulationError(f"unknown simulator kind {name!r}; known: "
+                              f"{', '.join(sorted(KINDS))}") from None
+
+
+def parse_settings(table: Any, harts: int, where: str = "[simulator]") -> Settings:
+    """A board's [simulator] table, checked by the module of its kind."""
+    if not isinstance(table, dict):
+        raise SettingsError(f"{where}: missing")
+    name = table.get("kind")
+    if name not in KINDS:
+        raise SettingsError(f"{where}: kind must be one of {', '.join(sorted(KINDS))}")
+    module = KINDS[name]
+    unknown = sorted(set(table) - set(module.KEYS))
+    if unknown:
+        raise SettingsError(f"{where}: unknown key(s) {', '.join(unknown)}")
+    timeout = table.get("timeout")
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
+        raise SettingsError(f"{where}: timeout must be a positive number of seconds")
+    return module.parse_settings(table, harts, float(timeout), where)
+
+
+def prepare(settings: Settings, fetcher: Any = None, log_dir: Path | None = None) -> Path:
+    return kind(settings.kind).prepare(settings, fetcher, log_dir)
+
+
+def run(settings: Settings, simulator: Path, image: Image, *, timeout: float | None = None,
+        maxcycles: int | None = None, on_output: OutputCallback | None = None) -> RunResult:
+    """Run `image` with the board's limits unless `timeout`/`maxcycles` override them."""
+    limit = timeout if timeout is not None else settings.timeout
+    return kind(settings.kind).run(settings, simulator, image, timeout=limit,
+                                   maxcycles=maxcycles, on_output=on_output)
+
+
+__all__ = ["KINDS", "Image", "RunResult", "Settings", "SettingsError", "SimulationError",
+           "kind", "parse_settings", "prepare", "run", "run_on_board"]
+
+
+def run_on_board(board: Any, *, elf: Path, hex_file: Path | None = None,
+                 simulator: Path | None = None, timeout: float | None = None,
+                 maxcycles: int | None = None,
+                 on_output: OutputCallback | None = None) -> RunResult:
+    """Run an image on `board`'s simulator.  Simulators built from source (the
+    cluster model) must be given as `simulator`; installed ones are found."""
+    settings = board.simulator
+    if simulator is None:
+        if settings.kind != qemu.KIND:
+            raise SimulationError(f"board {board.name} needs the path of its Verilator model")
+        simulator = prepare(settings)
+    return run(settings, simulator, Image(Path(elf), hex_file), timeout=timeout,
+               maxcycles=maxcycles, on_output=on_output)

@@ -21,37 +21,9 @@ from pathlib import Path
 
 from ireerv.inputs import cache
 from ireerv.inputs.fetch import Fetcher
+from ireerv.simulators.testbench import Testbench
 from ireerv.util.buildlog import BuildError, run_logged, start_log
 
-# The testbench's Verilog sources, in the order its Makefile passes them.
-TB_SOURCES = (
-    "tb/tb_top_verilator.sv",
-    "tb/tb_mem_types_pkg.sv",
-    "tb/tb_core_dma_engine.sv",
-    "tb/tb_cv32e40p_cluster_wrapper.sv",
-    "tb/tb_cv32e40p_cluster_core.sv",
-    "tb/rr_arbiter.sv",
-    "tb/tb_event_unit.sv",
-    "tb/tb_shared_latency_pipe.sv",
-    "tb/tb_riscv/include/perturbation_defines.sv",
-    "tb/tb_riscv/riscv_rvalid_stall.sv",
-    "tb/tb_riscv/riscv_gnt_stall.sv",
-    "tb/mm_ram.sv",
-    "tb/dp_ram.sv",
-    "tb/scratchpad_ram.sv",
-)
-TB_MAIN = "tb/tb_top_verilator.cpp"
-RTL_MANIFEST = "cv32e40p/cv32e40p_manifest.flist"
-RTL_DIR = "cv32e40p/rtl"  # DESIGN_RTL_DIR, which the manifest refers to
-TOP = "tb_top_verilator"
-SIM_NAME = f"V{TOP}"
-# Verilator options of the testbench's own build: lint noise the RTL is known for.
-VERILATOR_FLAGS = (
-    "--cc", "--sv", "--exe", "--top-module", TOP,
-    "--Wno-lint", "--Wno-UNOPTFLAT", "--Wno-MODDUP",
-    "--Wno-BLKANDNBLK", "--Wno-MULTIDRIVEN", "--Wno-COMBDLY",
-)  # fmt: skip
-MODEL_CFLAGS = ("-std=gnu++14", "-O2")
 # Part of the cache key of a Verilator build: raise it when build_verilator's
 # steps change, so a Verilator built the old way is not reused.
 VERILATOR_RECIPE = 2
@@ -183,26 +155,14 @@ def build_verilator(
 # The cluster model
 
 
-def model_recipe(cflags: Sequence[str] = MODEL_CFLAGS) -> dict[str, object]:
-    """Everything about the model build besides its inputs; part of its cache key."""
-    return {
-        "sources": list(TB_SOURCES),
-        "main": TB_MAIN,
-        "manifest": RTL_MANIFEST,
-        "rtl_dir": RTL_DIR,
-        "flags": list(VERILATOR_FLAGS),
-        "cflags": list(cflags),
-    }
-
-
 def build_cluster_model(
     tb_src: Path,
+    tb: Testbench,
     verilator_prefix: Path,
     out_dir: Path,
     *,
     log_path: Path,
     jobs: int | None = None,
-    cflags: Sequence[str] = MODEL_CFLAGS,
     keep_objects: bool = False,
 ) -> Path:
     """Verilate the cluster testbench in `tb_src` and compile its simulator into `out_dir`.
@@ -214,7 +174,7 @@ def build_cluster_model(
     verilator = Path(verilator_prefix).resolve() / "bin" / "verilator"
     if not verilator.is_file():
         raise VerilatorBuildError(f"no Verilator at {verilator}")
-    for part in (*TB_SOURCES, TB_MAIN, RTL_MANIFEST, RTL_DIR):
+    for part in (*tb.sources, tb.main, tb.manifest, tb.rtl_dir):
         if not (tb_src / part).exists():
             hint = " (the cv32e40p submodule belongs there)" if part.startswith("cv32e40p") else ""
             raise VerilatorBuildError(f"cluster testbench at {tb_src} lacks {part}{hint}")
@@ -224,20 +184,20 @@ def build_cluster_model(
     out_dir.mkdir(parents=True, exist_ok=True)
     # Run from the testbench with relative Verilog paths, so messages the model
     # prints name tb/... and cv32e40p/rtl/... rather than a cache path.
-    env = _build_env({"DESIGN_RTL_DIR": RTL_DIR})
+    env = _build_env({"DESIGN_RTL_DIR": tb.rtl_dir})
     _run(
         [
-            verilator, *VERILATOR_FLAGS, *TB_SOURCES, "-f", RTL_MANIFEST, tb_src / TB_MAIN,
-            "--Mdir", obj_dir, "-CFLAGS", " ".join(cflags),
+            verilator, *tb.flags(), *tb.sources, "-f", tb.manifest, tb_src / tb.main,
+            "--Mdir", obj_dir, "-CFLAGS", " ".join(tb.cflags),
         ],
         log_path, cwd=tb_src, env=env,
     )  # fmt: skip
-    _run(["make", "-C", obj_dir, "-f", f"{SIM_NAME}.mk", f"-j{_jobs(jobs)}"],
+    _run(["make", "-C", obj_dir, "-f", f"{tb.executable}.mk", f"-j{_jobs(jobs)}"],
          log_path, cwd=out_dir, env=env)  # fmt: skip
-    built = obj_dir / SIM_NAME
+    built = obj_dir / tb.executable
     if not built.is_file():
         raise VerilatorBuildError(f"the model build made no {built}", log_path=log_path)
-    exe = out_dir / SIM_NAME
+    exe = out_dir / tb.executable
     os.replace(built, exe)
     if not keep_objects:
         cache.remove_tree(obj_dir)
@@ -263,13 +223,12 @@ def verilator_entry(fetcher: Fetcher) -> Path:
     return fetcher.root / "tools" / f"verilator-{key}"
 
 
-def cluster_simulator_entry(fetcher: Fetcher, cflags: Sequence[str] = MODEL_CFLAGS) -> Path:
+def cluster_simulator_entry(fetcher: Fetcher, tb: Testbench) -> Path:
     """The cache directory of the cluster simulator (built or not)."""
-    lock = fetcher.lock
     parts = {
-        "cluster-tb": lock.input("cluster-tb").key(),
+        tb.input: fetcher.lock.input(tb.input).key(),
         "verilator": verilator_entry(fetcher).name,  # its pin and its build recipe
-        "recipe": model_recipe(cflags),
+        "recipe": tb.recipe(),
     }
     canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"))
     key = hashlib.sha256(canonical.encode()).hexdigest()[:16]
@@ -309,26 +268,27 @@ def verilator(
 
 def cluster_simulator(
     fetcher: Fetcher,
+    tb: Testbench,
     log_dir: Path,
     *,
     jobs: int | None = None,
     log: Callable[[str], None] = print,
 ) -> Path:
     """The cluster simulator executable, built into the cache if needed."""
-    final = cluster_simulator_entry(fetcher)
-    exe = final / SIM_NAME
+    final = cluster_simulator_entry(fetcher, tb)
+    exe = final / tb.executable
     if exe.is_file():
         return exe
-    tb_src = fetcher.path("cluster-tb")
+    tb_src = fetcher.path(tb.input)
     prefix = verilator(fetcher, log_dir, jobs=jobs, log=log).parent.parent
 
     def make(tmp: Path) -> None:
         version = _describe(fetcher, "verilator")
         log(f"building the cluster simulator with Verilator {version} (about 1 min)...")
-        build_cluster_model(tb_src, prefix, tmp, log_path=Path(log_dir) / "cluster4-sim-build.log",
-                            jobs=jobs)  # fmt: skip
+        build_cluster_model(tb_src, tb, prefix, tmp, jobs=jobs,
+                            log_path=Path(log_dir) / "cluster4-sim-build.log")
 
     _ensure(fetcher, final, make, "the cluster simulator")
     if not exe.is_file():
-        raise VerilatorBuildError(f"the cached simulator {final} has no {SIM_NAME}")
+        raise VerilatorBuildError(f"the cached simulator {final} has no {tb.executable}")
     return exe

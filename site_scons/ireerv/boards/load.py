@@ -1,0 +1,259 @@
+"""Load bsp/<name>/board.toml into a Board, checking every table and key."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ireerv import simulators
+from ireerv.boards.board import (
+    BSP_DIR,
+    DATA_PARTS,
+    MEMORY_KINDS,
+    PLACED,
+    REQUIRED_DEVICES,
+    Board,
+    BoardError,
+    Device,
+    IreeTarget,
+    MemoryRegion,
+    Placement,
+)
+
+_BOARD_RE = re.compile(r"^[a-z][a-z0-9-]*$")
+_MARCH_RE = re.compile(r"^rv32[a-z]+(_[a-z0-9]+)*$")
+_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def list_boards(bsp_dir: Path = BSP_DIR) -> list[str]:
+    return sorted(p.parent.name for p in bsp_dir.glob("*/board.toml"))
+
+
+def load_board(name: str, bsp_dir: Path = BSP_DIR) -> Board:
+    """The board bsp/<name>/board.toml describes, checked; BoardError says what is wrong."""
+    boards = list_boards(bsp_dir)
+    if name not in boards:
+        raise BoardError(f"unknown board {name!r}; boards: {', '.join(boards) or '(none)'}")
+    path = bsp_dir / name / "board.toml"
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as err:
+        raise BoardError(f"{path}: {err}") from None
+    try:
+        return _parse(name, path, data)
+    except BoardError as err:
+        raise BoardError(f"{path}: {err}") from None
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in table:
+        raise BoardError(f"{where}: missing {key!r}")
+    value = table[key]
+    # bool is an int in Python; never accept it where a number is meant.
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise BoardError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _opt(table: dict[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
+    return _get(table, key, kind, where) if key in table else default
+
+
+def _table(data: dict[str, Any], key: str, where: str = "board.toml") -> dict[str, Any]:
+    return _get(data, key, dict, where)
+
+
+def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    unknown = sorted(set(table) - set(allowed))
+    if unknown:
+        raise BoardError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
+
+
+def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
+    _check_keys(data, ("name", "description", "harts", "sources", "compile", "memory",
+                       "placement", "devices", "iree", "simulator"), "board.toml")
+    if _get(data, "name", str, "board.toml") != name:
+        raise BoardError(f"'name' is {data['name']!r} but the folder is {name!r}")
+    if not _BOARD_RE.match(name):
+        raise BoardError(f"board name {name!r}: use lower case letters, digits and '-'")
+    harts = _get(data, "harts", int, "board.toml")
+    if not 1 <= harts <= 32:
+        raise BoardError(f"'harts' must be 1..32, not {harts}")
+
+    comp = _table(data, "compile")
+    _check_keys(comp, ("march", "link_march", "mabi"), "[compile]")
+    march = _get(comp, "march", str, "[compile]")
+    link_march = _get(comp, "link_march", str, "[compile]")
+    for key, value in (("march", march), ("link_march", link_march)):
+        if not _MARCH_RE.match(value):
+            raise BoardError(f"[compile] {key} {value!r} is not a 32-bit RISC-V -march")
+    mabi = _get(comp, "mabi", str, "[compile]")
+
+    memory = _parse_memory(_table(data, "memory"))
+    placement = _parse_placement(_table(data, "placement"), memory)
+    devices = _parse_devices(_table(data, "devices"))
+    iree = _parse_iree(_table(data, "iree"))
+    try:
+        simulator = simulators.parse_settings(data.get("simulator"), harts)
+    except simulators.SettingsError as err:
+        raise BoardError(str(err)) from None
+
+    sources = []
+    for item in _opt(data, "sources", list, "board.toml", []):
+        src = path.parent / item
+        if not isinstance(item, str) or not src.is_file():
+            raise BoardError(f"source {item!r} not found in {path.parent}")
+        sources.append(src)
+
+    return Board(
+        name=name,
+        description=_opt(data, "description", str, "board.toml", ""),
+        harts=harts,
+        march=march,
+        link_march=link_march,
+        mabi=mabi,
+        memory=memory,
+        placement=placement,
+        devices=devices,
+        iree=iree,
+        simulator=simulator,
+        directory=path.parent,
+        sources=tuple(sources),
+    )
+
+
+def _parse_memory(table: dict[str, Any]) -> tuple[MemoryRegion, ...]:
+    regions = []
+    for rname, item in table.items():
+        where = f"[memory.{rname}]"
+        if not _NAME_RE.match(rname):
+            raise BoardError(f"{where}: region names are C identifiers in lower case")
+        if not isinstance(item, dict):
+            raise BoardError(f"{where}: must be a table")
+        _check_keys(item, ("origin", "length", "kind", "preloaded", "exclusive_data"), where)
+        region = MemoryRegion(
+            name=rname,
+            origin=_get(item, "origin", int, where),
+            length=_get(item, "length", int, where),
+            kind=_get(item, "kind", str, where),
+            preloaded=_opt(item, "preloaded", bool, where, True),
+            exclusive_data=_opt(item, "exclusive_data", bool, where, False),
+        )
+        if region.kind not in MEMORY_KINDS:
+            raise BoardError(f"{where}: kind must be one of {', '.join(MEMORY_KINDS)}")
+        if region.origin < 0 or region.length <= 0 or region.end > 1 << 32:
+            raise BoardError(f"{where}: origin/length outside the 32-bit address space")
+        if region.kind == "code" and not region.preloaded:
+            raise BoardError(f"{where}: a code region must be preloaded")
+        regions.append(region)
+    if not regions:
+        raise BoardError("[memory]: no regions")
+    ordered = sorted(regions, key=lambda r: r.origin)
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        if a.end > b.origin:
+            raise BoardError(f"[memory]: regions {a.name} and {b.name} overlap")
+    return tuple(regions)
+
+
+def _parse_placement(table: dict[str, Any], memory: tuple[MemoryRegion, ...]) -> Placement:
+    where = "[placement]"
+    _check_keys(table, (*PLACED, "rodata_load", "data_load", "stack_size", "heap_size",
+                        "boot_address"), where)
+    by_name = {r.name: r for r in memory}
+    chosen = {}
+    for part in (*PLACED, "rodata_load", "data_load"):
+        if part.endswith("_load") and part not in table:
+            continue
+        rname = _get(table, part, str, where)
+        if rname not in by_name:
+            raise BoardError(f"{where}: {part} in unknown region {rname!r}; "
+                             f"regions: {', '.join(by_name)}")
+        chosen[part] = by_name[rname]
+    if chosen["text"].kind != "code":
+        raise BoardError(f"{where}: text must be in a code region, not {chosen['text'].name}")
+    loads = {}
+    for part in ("rodata", "data"):
+        region = chosen[part]
+        load = chosen.get(f"{part}_load", region if region.preloaded else chosen["text"])
+        if not load.preloaded:
+            raise BoardError(f"{where}: {part}_load region {load.name} is not preloaded")
+        loads[part] = load
+    exclusive = {chosen[p].name for p in DATA_PARTS if chosen[p].exclusive_data}
+    if exclusive and any(chosen[p].name not in exclusive or len(exclusive) > 1
+                         for p in DATA_PARTS):
+        raise BoardError(
+            f"{where}: region {sorted(exclusive)[0]} takes all data or none: place "
+            f"{', '.join(DATA_PARTS)} all in it")
+    stack_size = _get(table, "stack_size", int, where)
+    heap_size = _opt(table, "heap_size", int, where, None)
+    if stack_size < 256 or stack_size % 16:
+        raise BoardError(f"{where}: stack_size must be a multiple of 16, at least 256")
+    if heap_size is not None and (heap_size <= 0 or heap_size % 8):
+        raise BoardError(f"{where}: heap_size must be a positive multiple of 8 (or left out)")
+    boot = _opt(table, "boot_address", int, where, None)
+    if boot is not None:
+        text = chosen["text"]
+        if not text.origin <= boot < text.end or boot % 4:
+            raise BoardError(f"{where}: boot_address {boot:#x} is not an aligned address in "
+                             f"{text.name}")
+    return Placement(
+        text=chosen["text"].name,
+        rodata=chosen["rodata"].name,
+        rodata_load=loads["rodata"].name,
+        data=chosen["data"].name,
+        data_load=loads["data"].name,
+        bss=chosen["bss"].name,
+        stack=chosen["stack"].name,
+        heap=chosen["heap"].name,
+        stack_size=stack_size,
+        heap_size=heap_size,
+        boot_address=boot,
+    )
+
+
+def _parse_devices(table: dict[str, Any]) -> dict[str, Device]:
+    devices = {}
+    for dname, item in table.items():
+        where = f"[devices.{dname}]"
+        if not _NAME_RE.match(dname):
+            raise BoardError(f"{where}: device names are C identifiers in lower case")
+        if not isinstance(item, dict):
+            raise BoardError(f"{where}: must be a table")
+        params = {}
+        for key, value in item.items():
+            if key in ("kind", "address"):
+                continue
+            if not _NAME_RE.match(key) or not isinstance(value, int) or isinstance(value, bool):
+                raise BoardError(f"{where}: {key!r}: device parameters are integers")
+            params[key] = value
+        devices[dname] = Device(
+            name=dname,
+            kind=_get(item, "kind", str, where),
+            address=_opt(item, "address", int, where, None),
+            params=params,
+        )
+    missing = [d for d in REQUIRED_DEVICES if d not in devices]
+    if missing:
+        raise BoardError(f"[devices]: missing {', '.join(missing)}")
+    return devices
+
+
+def _parse_iree(table: dict[str, Any]) -> IreeTarget:
+    where = "[iree]"
+    _check_keys(table, ("triple", "cpu", "features", "abi", "index_bits"), where)
+    target = IreeTarget(
+        triple=_get(table, "triple", str, where),
+        cpu=_get(table, "cpu", str, where),
+        features=_get(table, "features", str, where),
+        abi=_get(table, "abi", str, where),
+        index_bits=_get(table, "index_bits", int, where),
+    )
+    if target.index_bits not in (32, 64):
+        raise BoardError(f"{where}: index_bits must be 32 or 64")
+    return target

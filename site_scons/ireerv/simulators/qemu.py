@@ -1,0 +1,103 @@
+"""QEMU (`qemu-system-riscv32`): installed from the system's packages, takes the ELF.
+
+The program ends the run through the SiFive test device; QEMU's exit status is
+the program's exit code.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ireerv.simulators.base import (
+    CRASH,
+    FAILED,
+    PASSED,
+    TIMEOUT,
+    Image,
+    OutputCallback,
+    RunResult,
+    Settings,
+    SettingsError,
+    SimulationError,
+    code_detail,
+    finish,
+    stream,
+)
+
+KIND = "qemu"
+DEFAULT_BINARY = "qemu-system-riscv32"
+PACKAGE_HINT = "Debian package qemu-system-misc"
+DEFAULT_ARGS = ("-machine", "virt", "-smp", "4", "-bios", "none", "-nographic",
+                "-icount", "shift=0")  # fmt: skip
+KEYS = ("kind", "timeout", "binary", "args")
+
+
+def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str) -> Settings:
+    args = table.get("args")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise SettingsError(f"{where}: args must be a list of strings")
+    if "-kernel" in args:
+        raise SettingsError(f"{where}: args must not name the image (-kernel)")
+    if "-smp" in args:
+        index = args.index("-smp")
+        if index + 1 >= len(args) or args[index + 1].split(",")[0] != str(harts):
+            raise SettingsError(f"{where}: -smp must match harts = {harts}")
+    binary = table.get("binary", DEFAULT_BINARY)
+    if not isinstance(binary, str) or not binary:
+        raise SettingsError(f"{where}: binary must be a program name")
+    return Settings(KIND, timeout, binary=binary, args=tuple(args))
+
+
+def prepare(settings: Settings, fetcher: object = None, log_dir: Path | None = None) -> Path:
+    """The QEMU executable on PATH."""
+    exe = shutil.which(settings.binary or DEFAULT_BINARY)
+    if exe is None:
+        raise SimulationError(f"{settings.binary} not found on PATH ({PACKAGE_HINT})")
+    return Path(exe)
+
+
+def command(simulator: Path, args: Sequence[str], elf: Path) -> list[str]:
+    return [str(simulator), *args, "-kernel", str(elf)]
+
+
+def judge(command: Sequence[str], status: int | None, output: str, seconds: float,
+          timeout: float) -> RunResult:
+    """How the run ended, from QEMU's status and what it printed."""
+    name = Path(command[0]).name
+    qemu_errors = [ln for ln in output.splitlines() if ln.startswith(f"{name}:")]
+    program = "\n".join(ln for ln in output.splitlines() if not ln.startswith(f"{name}:"))
+    if output.endswith("\n"):
+        program += "\n"
+    args = (command, status, output, program, seconds)
+    if status is None:
+        return finish(*args, TIMEOUT, None, f"no exit after {timeout:g} s")
+    if status < 0:
+        return finish(*args, CRASH, None, f"QEMU died on signal {-status}")
+    if qemu_errors:
+        return finish(*args, CRASH, None, qemu_errors[0])
+    if status == 0:
+        return finish(*args, PASSED, 0, "exit code 0")
+    # The finisher's code is 16 bits; the BSP keeps its low byte non-zero.
+    return finish(*args, FAILED, status, code_detail(status))
+
+
+def run(settings: Settings, simulator: Path, image: Image, *, timeout: float,
+        maxcycles: int | None = None, on_output: OutputCallback | None = None) -> RunResult:
+    if not Path(image.elf).is_file():
+        raise SimulationError(f"image {image.elf} does not exist")
+    cmd = command(simulator, settings.args, Path(image.elf))
+    status, output, seconds = stream(cmd, timeout, on_output)
+    return judge(cmd, status, output, seconds, timeout)
+
+
+def run_qemu(elf: Path, *, binary: str = DEFAULT_BINARY, args: Sequence[str] = DEFAULT_ARGS,
+             timeout: float = 300, on_output: OutputCallback | None = None) -> RunResult:
+    """Run an ELF on QEMU with explicit arguments (tests and experiments)."""
+    settings = Settings(KIND, timeout, binary=binary, args=tuple(args))
+    if not Path(elf).is_file():
+        raise SimulationError(f"image {elf} does not exist")
+    return run(settings, prepare(settings), Image(Path(elf)), timeout=timeout,
+               on_output=on_output)

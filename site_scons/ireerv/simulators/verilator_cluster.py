@@ -1,0 +1,106 @@
+"""The 4-core cluster's Verilator model: built from the pinned testbench, takes the hex image.
+
+The testbench prints `[TB] CLUSTER EXIT SUCCESS` or `CLUSTER EXIT FAILURE: <code>`
+when the program writes the exit device, and stops at `+maxcycles`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ireerv.simulators import testbench
+from ireerv.simulators.base import (
+    CRASH,
+    CYCLE_LIMIT,
+    FAILED,
+    PASSED,
+    TIMEOUT,
+    Image,
+    OutputCallback,
+    RunResult,
+    Settings,
+    SettingsError,
+    SimulationError,
+    code_detail,
+    finish,
+    stream,
+)
+
+KIND = "verilator-cluster"
+KEYS = ("kind", "timeout", "maxcycles", "testbench")
+
+# The cluster testbench's own lines (tb/tb_top_verilator.sv and Verilator).
+_TB_SUCCESS = "[TB] CLUSTER EXIT SUCCESS"
+_TB_FAILURE = re.compile(r"CLUSTER EXIT FAILURE: (-?\d+)")
+_TB_CYCLE_LIMIT = re.compile(r"\[TB\] max cycle limit reached \((\d+)\)")
+_TB_LINE = re.compile(r"^(\[TB\]|\[\d+\] %|%Error|%Warning|- tb/|- \S+\.sv:|Aborting\.\.\.)")
+
+
+def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str) -> Settings:
+    maxcycles = table.get("maxcycles")
+    if not isinstance(maxcycles, int) or isinstance(maxcycles, bool) or maxcycles <= 0:
+        raise SettingsError(f"{where}: maxcycles must be a positive integer")
+    bench = testbench.parse(table.get("testbench"), where)
+    return Settings(KIND, timeout, maxcycles=maxcycles, extra={"testbench": bench})
+
+
+def prepare(settings: Settings, fetcher: Any, log_dir: Path) -> Path:
+    """The cluster model, built on demand from the pinned sources into the cache."""
+    from ireerv.simulators import verilator_build  # needs the fetch layer
+
+    return verilator_build.cluster_simulator(fetcher, settings.extra["testbench"], log_dir)
+
+
+def command(simulator: Path, hex_file: Path, maxcycles: int) -> list[str]:
+    return [str(simulator), f"+firmware={hex_file}", f"+maxcycles={maxcycles}"]
+
+
+def judge(command: Sequence[str], status: int | None, output: str, seconds: float,
+          timeout: float) -> RunResult:
+    """How the run ended, from the testbench's lines and the simulator's status."""
+    program = "".join(ln for ln in output.splitlines(keepends=True) if not _TB_LINE.match(ln))
+    args = (command, status, output, program, seconds)
+    if status is None:
+        return finish(*args, TIMEOUT, None, f"no exit after {timeout:g} s")
+    if _TB_SUCCESS in output and status == 0:
+        return finish(*args, PASSED, 0, "exit code 0")
+    failure = _TB_FAILURE.search(output)
+    if failure:
+        code = int(failure.group(1))
+        return finish(*args, FAILED, code, code_detail(code))
+    limit = _TB_CYCLE_LIMIT.search(output)
+    if limit:
+        return finish(*args, CYCLE_LIMIT, None, f"cycle limit {limit.group(1)} reached")
+    how = f"signal {-status}" if status < 0 else f"status {status}"
+    return finish(*args, CRASH, None, f"the simulator ended with {how} before the program exited")
+
+
+def run(settings: Settings, simulator: Path, image: Image, *, timeout: float,
+        maxcycles: int | None = None, on_output: OutputCallback | None = None) -> RunResult:
+    if image.hex is None:
+        raise SimulationError("the cluster runs a hex image; none given")
+    cycles = maxcycles if maxcycles is not None else settings.maxcycles
+    assert cycles is not None
+    return run_cluster(simulator, image.hex, maxcycles=cycles, timeout=timeout,
+                       on_output=on_output)
+
+
+def run_cluster(simulator: Path, hex_file: Path, *, maxcycles: int, timeout: float = 1800,
+                on_output: OutputCallback | None = None) -> RunResult:
+    """Run a `objcopy -O verilog` image on the cluster's Verilator model."""
+    simulator, hex_file = Path(simulator), Path(hex_file)
+    if not (simulator.is_file() and os.access(simulator, os.X_OK)):
+        raise SimulationError(f"cluster simulator {simulator} is not an executable file "
+                              "(build it first: `scons simulator`)")
+    if not hex_file.is_file():
+        raise SimulationError(f"image {hex_file} does not exist")
+    if maxcycles <= 0:
+        raise SimulationError(f"maxcycles must be positive, not {maxcycles}")
+    # The testbench reads +firmware with $readmemh: give it an absolute path.
+    cmd = command(simulator.resolve(), hex_file.resolve(), maxcycles)
+    status, output, seconds = stream(cmd, timeout, on_output)
+    return judge(cmd, status, output, seconds, timeout)
