@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ireerv.size.mapfile import InputFile, MapFileError, MemoryRegion, load, parse
+from ireerv.size.mapfile import InputFile, MapFileError, load, parse
+from ireerv.util.memory import Region
 
 DATA = Path(__file__).parent / "data"
 LIBGCC = "toolchain/lib/gcc/riscv64-unknown-elf/12.2.0/rv32im/ilp32/libgcc.a"
@@ -20,8 +21,8 @@ def golden():
 
 def test_memory_configuration(golden) -> None:
     assert golden.memory == [
-        MemoryRegion("ROM", 0x80000000, 0x40000, "xr"),
-        MemoryRegion("RAM", 0x80100000, 0x10000, "rw"),
+        Region("ROM", 0x80000000, 0x40000),
+        Region("RAM", 0x80100000, 0x10000),
     ]
 
 
@@ -119,7 +120,7 @@ LOAD crt.o
 OUTPUT(app.elf elf64-littleriscv)
 """
     m = parse(text)
-    assert m.memory == [MemoryRegion("FLASH", 0x20000000, 0x10000, "xr")]
+    assert m.memory == [Region("FLASH", 0x20000000, 0x10000)]
     assert [s.name for s in m.sections] == [".text", ".tdata", ".data"]
     inputs = m.section(".text").inputs
     assert [(i.kind, i.size, i.origin) for i in inputs] == [

@@ -25,9 +25,10 @@ from ireerv.size.analysis import analyze
 from ireerv.size.diff import diff, format_diff
 from ireerv.size.mapfile import InputFile
 from ireerv.size.report import REMAINDER, SCHEMA, SizeReport, SizeReportError, check_regions
-from ireerv.size.rules import ComponentRule, Region, default_rules
+from ireerv.size.rules import ComponentRule, default_rules
 from ireerv.size.svg import write_svg
 from ireerv.size.text import format_text
+from ireerv.util.memory import Region
 
 SITE_SCONS = Path(__file__).resolve().parents[1] / "site_scons"
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ireerv.paths import PROJECT_ROOT
 from ireerv.simulators.base import Settings
+from ireerv.util.memory import Region
 
 BSP_DIR = PROJECT_ROOT / "bsp"
 COMMON_DIR = BSP_DIR / "common"
@@ -33,11 +34,8 @@ class BoardError(Exception):
 
 
 @dataclass(frozen=True)
-class MemoryRegion:
-    name: str
-    origin: int
-    length: int
-    kind: str  # "code": may hold code; "data": data only
+class MemoryRegion(Region):
+    kind: str = "code"  # "code": may hold code; "data": data only
     # False when the loader does not fill the region (the cluster's
     # scratchpads): initialised data then needs a load address elsewhere.
     preloaded: bool = True
@@ -48,10 +46,6 @@ class MemoryRegion:
     # heap) must live in this region, and device accesses must wait for
     # completion (BSP_IO_BARRIER).
     exclusive_data: bool = False
-
-    @property
-    def end(self) -> int:
-        return self.origin + self.length
 
 
 @dataclass(frozen=True)

@@ -137,18 +137,20 @@ def _parse_memory(table: dict[str, Any]) -> tuple[MemoryRegion, ...]:
         if not isinstance(item, dict):
             raise BoardError(f"{where}: must be a table")
         _check_keys(item, ("origin", "length", "kind", "preloaded", "exclusive_data"), where)
+        origin = _get(item, "origin", int, where)
+        length = _get(item, "length", int, where)
+        if origin < 0 or length <= 0 or origin + length > 1 << 32:
+            raise BoardError(f"{where}: origin/length outside the 32-bit address space")
         region = MemoryRegion(
             name=rname,
-            origin=_get(item, "origin", int, where),
-            length=_get(item, "length", int, where),
+            origin=origin,
+            length=length,
             kind=_get(item, "kind", str, where),
             preloaded=_opt(item, "preloaded", bool, where, True),
             exclusive_data=_opt(item, "exclusive_data", bool, where, False),
         )
         if region.kind not in MEMORY_KINDS:
             raise BoardError(f"{where}: kind must be one of {', '.join(MEMORY_KINDS)}")
-        if region.origin < 0 or region.length <= 0 or region.end > 1 << 32:
-            raise BoardError(f"{where}: origin/length outside the 32-bit address space")
         if region.kind == "code" and not region.preloaded:
             raise BoardError(f"{where}: a code region must be preloaded")
         regions.append(region)

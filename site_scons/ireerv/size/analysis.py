@@ -25,7 +25,8 @@ from ireerv.size.report import (
     Symbol,
     hex32,
 )
-from ireerv.size.rules import ComponentRule, Region, default_rules
+from ireerv.size.rules import ComponentRule, default_rules
+from ireerv.util.memory import Region
 
 
 def analyze(
@@ -214,22 +215,7 @@ def _attribute(
                 continue
             claimed = start + nbytes
             listed += nbytes
-            name = REMAINDER
-            if item.kind == "fill":
-                remainder.fill += nbytes
-                remainder.add(sec, nbytes)
-            elif item.origin is None:
-                remainder.linker += nbytes
-                remainder.add(sec, nbytes, f"{item.name} (linker)")
-            else:
-                source = item.origin.display(root)
-                rule = next((r for r in rules if r.matches(item.origin)), None)
-                if rule is None:
-                    remainder.unattributed += nbytes
-                    remainder.add(sec, nbytes, source)
-                else:
-                    name = rule.component(item.origin)
-                    comps.setdefault(name, Component(name)).add(sec, nbytes, source)
+            name = _credit(item, sec, nbytes, rules, comps, remainder, root)
             ranges.append((start, claimed, name))
     remainder.unmapped += sec.size - listed
     remainder.add(sec, sec.size - listed)
@@ -240,6 +226,28 @@ def _attribute(
         remainder.reserved += sec.size
         remainder.reserved_sections.append(sec.name)
     return ranges
+
+
+def _credit(item: mapfile.InputSection, sec: Section, nbytes: int, rules: list[ComponentRule],
+            comps: dict[str, Component], remainder: Remainder, root: Path | None) -> str:
+    """Give `nbytes` of one map input to its component; returns the component's name."""
+    if item.kind == "fill":
+        remainder.fill += nbytes
+        remainder.add(sec, nbytes)
+        return REMAINDER
+    if item.origin is None:
+        remainder.linker += nbytes
+        remainder.add(sec, nbytes, f"{item.name} (linker)")
+        return REMAINDER
+    source = item.origin.display(root)
+    rule = next((r for r in rules if r.matches(item.origin)), None)
+    if rule is None:
+        remainder.unattributed += nbytes
+        remainder.add(sec, nbytes, source)
+        return REMAINDER
+    name = rule.component(item.origin)
+    comps.setdefault(name, Component(name)).add(sec, nbytes, source)
+    return name
 
 
 def _place(

@@ -11,10 +11,11 @@ from ireerv.size import mapfile
 from ireerv.size.analysis import analyze
 from ireerv.size.diff import diff, format_diff
 from ireerv.size.report import SizeReportError
-from ireerv.size.rules import ComponentRule, Region, default_rules
+from ireerv.size.rules import ComponentRule, default_rules
 from ireerv.size.svg import write_svg
 from ireerv.size.text import format_text
 from ireerv.util.files import atomic_write
+from ireerv.util.memory import Region
 
 
 def _region(text: str) -> Region:
@@ -32,7 +33,7 @@ def _rule(text: str) -> ComponentRule:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m ireerv.size.cli",
         description="Size report of a linked image. Exit status 1 when a memory region "
@@ -64,15 +65,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="NAME=FIELD:PATTERN",
         help="extra component rule, tried before the standard ones (repeatable)",
     )
-    args = p.parse_args(argv)
+    return p
 
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     rules = args.rule + default_rules(
         kernel=args.kernel, control=args.control, bsp=args.bsp, app=args.app
     )
     try:
         regions = args.region
         if not regions and args.map is not None:
-            regions = [Region(m.name, m.origin, m.length) for m in mapfile.load(args.map).memory]
+            regions = mapfile.load(args.map).memory
         report = analyze(args.elf, args.map, regions=regions, components=rules, top=args.top)
         doc = report.to_json()
         text = format_text(report)

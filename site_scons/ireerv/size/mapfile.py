@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
+from ireerv.util.memory import Region
+
 
 class MapFileError(ValueError):
     """The text is not a GNU ld map file, or not one this parser understands."""
@@ -86,17 +88,9 @@ class OutputSection:
     inputs: list[InputSection] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class MemoryRegion:
-    name: str
-    origin: int
-    length: int
-    attributes: str = ""
-
-
 @dataclass
 class MapFile:
-    memory: list[MemoryRegion]
+    memory: list[Region]
     sections: list[OutputSection]
 
     def section(self, name: str, address: int | None = None) -> OutputSection | None:
@@ -146,7 +140,7 @@ def parse(text: str) -> MapFile:
     return MapFile(memory=memory, sections=sections)
 
 
-def _parse_memory(lines: list[str]) -> list[MemoryRegion]:
+def _parse_memory(lines: list[str]) -> list[Region]:
     try:
         start = lines.index(_MEMORY_HEADING)
     except ValueError:
@@ -162,7 +156,7 @@ def _parse_memory(lines: list[str]) -> list[MemoryRegion]:
             break
         name, origin, length, attrs = m.groups()
         if name != "*default*":
-            regions.append(MemoryRegion(name, int(origin, 16), int(length, 16), attrs or ""))
+            regions.append(Region(name, int(origin, 16), int(length, 16)))
     return regions
 
 

@@ -61,7 +61,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from ireerv.size.rules import Region
+from ireerv.util.memory import Region
 
 SCHEMA = "ireerv-size-report/1"
 REMAINDER = "(remainder)"

@@ -1,4 +1,5 @@
-"""Inputs of a size report: the memory regions and the rules that name components."""
+"""Inputs of a size report: the memory regions (util.memory.Region) and the rules that
+name components."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,23 +10,6 @@ from ireerv.size.mapfile import InputFile
 
 Pattern = str | tuple[str, ...]
 
-
-
-@dataclass(frozen=True)
-class Region:
-    """A memory region of the board. Sections land in the region that holds their address."""
-
-    name: str
-    origin: int
-    length: int
-
-    def __post_init__(self) -> None:
-        if self.length <= 0 or self.origin < 0:
-            raise ValueError(f"region {self.name}: needs origin >= 0 and length > 0")
-
-    @property
-    def end(self) -> int:
-        return self.origin + self.length
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,19 @@ _MEMORY_LABEL = {"code": "code", "both": "code+data", "data": "data", "none": "-
 
 
 def format_text(report: SizeReport) -> str:
-    t = report.totals
-    alloc = t["alloc"] or 1
     src = f" (map {report.map})" if report.map else " (no map file: components unknown)"
     out = [f"Size report for {report.elf}{src}", ""]
+    out += _sections(report)
+    out += _components(report)
+    if report.regions:
+        out += _regions(report)
+    if report.symbols:
+        out += _symbols(report)
+    return "\n".join(out)
 
-    out.append("Sections")
+
+def _sections(report: SizeReport) -> list[str]:
+    t = report.totals
     rows: list[list[object]] = [
         [s.name, hex32(s.address), hex32(s.load_address), s.size, _MEMORY_LABEL[s.memory]]
         for s in report.alloc_sections
@@ -40,60 +47,61 @@ def format_text(report: SizeReport) -> str:
         rows.append(
             [f"({len(other)} sections not in memory)", "", "", sum(s.size for s in other), "-"]
         )
-    out.append(table(["section", "address", "load addr", "size", "memory"], rows, "lrrrl"))
-    out.append(
+    return [
+        "Sections",
+        table(["section", "address", "load addr", "size", "memory"], rows, "lrrrl"),
         f"  alloc {t['alloc']}  =  code {t['code']} (text {t['text']} + data {t['data_init']})"
-        f"  |  RAM {t['data']} (data {t['data_init']} + bss {t['bss']})"
-    )
-    out.append("")
+        f"  |  RAM {t['data']} (data {t['data_init']} + bss {t['bss']})",
+        "",
+    ]
 
-    out.append("Components")
-    rows = [[c.name, c.code, c.data, c.size, _pct(c.size, alloc)] for c in report.components]
+
+def _components(report: SizeReport) -> list[str]:
+    t = report.totals
+    alloc = t["alloc"] or 1
+    rows: list[list[object]] = [
+        [c.name, c.code, c.data, c.size, _pct(c.size, alloc)] for c in report.components
+    ]
     r = report.remainder
     rows.append([r.name, r.code, r.data, r.size, _pct(r.size, alloc)])
     rows.append(["total", t["code"], t["data"], t["alloc"], _pct(t["alloc"], alloc)])
-    out.append(table(["component", "code", "data", "size", "%"], rows, "lrrrr"))
-    out.append(
+    out = [
+        "Components",
+        table(["component", "code", "data", "size", "%"], rows, "lrrrr"),
         f"  remainder: reserved {r.reserved} ({', '.join(r.reserved_sections) or '-'}), "
         f"fill {r.fill}, linker-made {r.linker},\n"
-        f"             unattributed {r.unattributed}, not in map {r.unmapped}"
-    )
+        f"             unattributed {r.unattributed}, not in map {r.unmapped}",
+    ]
     for name, n in sorted(r.inputs.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
         out.append(f"    {n:>10}  {name}")
-    out.append("")
+    return [*out, ""]
 
-    if report.regions:
-        out.append("Memory regions")
-        rows = [
-            [
-                u.region.name,
-                hex32(u.region.origin),
-                u.region.length,
-                u.used,
-                u.region.length - u.used,
-                f"{u.percent:.1f}%",
-            ]
-            for u in report.regions
-        ]
-        out.append(table(["region", "origin", "length", "used", "free", "use"], rows, "lrrrrr"))
-        out += [f"  error: {e}" for e in check_regions(report)]
-        out.append("")
 
-    if report.symbols:
-        out.append(f"Largest symbols (top {report.top})")
-        rows = [
-            [
-                s.size,
-                s.type,
-                s.section,
-                s.component or "?",
-                s.name + (f" (= {', '.join(s.aliases)})" if s.aliases else ""),
-            ]
-            for s in report.symbols
-        ]
-        out.append(table(["size", "type", "section", "component", "name"], rows, "rllll"))
-        out.append("")
-    return "\n".join(out)
+def _regions(report: SizeReport) -> list[str]:
+    rows: list[list[object]] = [
+        [u.region.name, hex32(u.region.origin), u.region.length, u.used,
+         u.region.length - u.used, f"{u.percent:.1f}%"]
+        for u in report.regions
+    ]
+    return [
+        "Memory regions",
+        table(["region", "origin", "length", "used", "free", "use"], rows, "lrrrrr"),
+        *(f"  error: {e}" for e in check_regions(report)),
+        "",
+    ]
+
+
+def _symbols(report: SizeReport) -> list[str]:
+    rows: list[list[object]] = [
+        [s.size, s.type, s.section, s.component or "?",
+         s.name + (f" (= {', '.join(s.aliases)})" if s.aliases else "")]
+        for s in report.symbols
+    ]
+    return [
+        f"Largest symbols (top {report.top})",
+        table(["size", "type", "section", "component", "name"], rows, "rllll"),
+        "",
+    ]
 
 
 def _pct(part: int, whole: int) -> str:
