@@ -1,0 +1,30 @@
+/* Generated from bsp/cluster4/board.toml: do not edit. */
+#ifndef BSP_CONFIG_H
+#define BSP_CONFIG_H
+
+#define BSP_BOARD_NAME "cluster4"
+#define BSP_BOARD_CLUSTER4 1
+#define BSP_HARTS 4
+#define BSP_STACK_SIZE 0x8000
+/* 1: device and shared-memory accesses must complete before the next access */
+#define BSP_IO_BARRIER 1
+
+/* Memory regions */
+#define BSP_MEM_SHARED_ORIGIN 0x00000000
+#define BSP_MEM_SHARED_LENGTH 0x4000000
+#define BSP_MEM_SPM0_ORIGIN 0x18000000
+#define BSP_MEM_SPM0_LENGTH 0x40000
+
+/* Devices */
+#define BSP_CONSOLE_KIND_TB_PRINT 1
+#define BSP_CONSOLE_ADDR 0x10000000
+#define BSP_EXIT_KIND_TB_EXIT 1
+#define BSP_EXIT_ADDR 0x20000004
+#define BSP_CYCLES_KIND_MCYCLE 1
+#define BSP_TICKS_KIND_TB_TICKS 1
+#define BSP_TICKS_ADDR 0x15001004
+#define BSP_WAKE_KIND_TB_EVENT_UNIT 1
+#define BSP_WAKE_ADDR 0x15002000
+#define BSP_WAKE_IRQ 0x1e
+
+#endif /* BSP_CONFIG_H */
