@@ -7,7 +7,8 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 LOCK_FILE = PROJECT_ROOT / "toolchain.lock"
-BUILD_DIR = PROJECT_ROOT / "build"
+# SCons path of the build tree ("#": relative to the top directory).
+BUILD = "#build"
 CACHE_ENV = "IREERV_CACHE"
 
 

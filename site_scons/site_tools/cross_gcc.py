@@ -1,7 +1,7 @@
 """The pinned RISC-V GCC cross toolchain, set up for one board.
 
-Expects env["TOOLCHAIN"] (ireerv.toolchain.Toolchain) and env["BOARD"]
-(ireerv.boards.Board).  Registers the Hex and Disassembly builders and gives
+Expects env["TOOLCHAIN"] (ireerv.inputs.toolchain.Toolchain) and
+env["BOARD_SPEC"] (ireerv.boards.Board).  Registers the Hex and Disassembly builders and gives
 Program an emitter that declares the link map.
 """
 

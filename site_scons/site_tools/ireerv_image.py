@@ -19,6 +19,7 @@ from ireerv.image.models import Model, ModelError
 from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
 from ireerv.inputs.toolchain import ToolchainError
+from ireerv.paths import BUILD
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 # Module name of the vm-c program: iree-compile calls an unnamed MLIR module "module".
@@ -68,7 +69,7 @@ def _board_env(env, board: Board):
         _fail(err)
     benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board)
     benv.Tool("cross_gcc")
-    bdir = f"#build/{board.name}"
+    bdir = f"{BUILD}/{board.name}"
     write = _gen(_write_value)
     header = benv.Command(f"{bdir}/include/{CONFIG_HEADER}", benv.Value(config_header(board)),
                           write)
@@ -91,7 +92,7 @@ def _board_env(env, board: Board):
 
 def _runtime_dir(benv) -> str:
     board = benv["BOARD_SPEC"]
-    return f"#build/runtime/{benv['PROFILE']}-{board.march}-{board.mabi}"
+    return f"{BUILD}/runtime/{benv['PROFILE']}-{board.march}-{board.mabi}"
 
 
 def _host_tools(env) -> Path:
@@ -218,7 +219,7 @@ def _image_dir(board: Board, model: Model, size: int | None, runtime: str) -> st
     variant = model.variant(size) if model.is_dynamic else model.name
     if runtime == "none":
         variant += "-c"
-    return f"#build/{board.name}/{variant}"
+    return f"{BUILD}/{board.name}/{variant}"
 
 
 def model_image(env, board: Board, model: Model, size: int | None, runtime: str) -> Image:

@@ -20,6 +20,7 @@ from ireerv import simulators
 from ireerv.boards import Board
 from ireerv.image.models import load_model
 from ireerv.inputs.fetch import FetchError
+from ireerv.paths import BUILD
 from ireerv.run import check, reference
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.util.buildlog import BuildError
@@ -150,7 +151,7 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
     Strict: a failed run fails the build.  Otherwise the failure is recorded
     in the JSON, for a table that shows it."""
     model = image.model
-    vmfb = env.Command(f"#build/host/{model.name}.vmfb", str(model.mlir),
+    vmfb = env.Command(f"{BUILD}/host/{model.name}.vmfb", str(model.mlir),
                        _action(_compile_host, "HOST"),
                        _IREE_COMPILE=env.IreeCompilePath)
     node = env.Command(f"{image.dir}/{name}", [image.elf, image.hex, vmfb],
@@ -192,7 +193,7 @@ def bench_target(env):
             sources.append(run_result(env, image, "bench-run.json", strict=False))
             sizes[f"{size}-{runtime}"] = str(image.elf)
     return env.Command(
-        ["#build/bench/bench.json", "#build/bench/bench.md", "#build/bench/bench.svg"],
+        [f"{BUILD}/bench/{name}" for name in ("bench.json", "bench.md", "bench.svg")],
         sources, _action(_write_bench, "BENCH"), _BENCH_SIZES=sizes)
 
 

@@ -236,10 +236,6 @@ _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz
 _ZIP_SUFFIXES = (".zip", ".whl")
 
 
-def is_supported(filename: str) -> bool:
-    return filename.lower().endswith(_TAR_SUFFIXES + _ZIP_SUFFIXES + (".deb",))
-
-
 def extract(archive: Path, dest: Path, *, strip: int = 0, merge: bool = False) -> None:
     """Unpack `archive` into the existing directory `dest`, chosen by file name.
 
