@@ -27,12 +27,12 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ireerv.inputs import archive, cache
+from ireerv.inputs.envvars import MIRRORS as MIRRORS_ENV
+from ireerv.inputs.envvars import OFFLINE as OFFLINE_ENV
 from ireerv.inputs.lock import TOOLCHAIN, Input, Lock
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.util.files import sha256_file
 
-OFFLINE_ENV = "IREERV_OFFLINE"
-MIRRORS_ENV = "IREERV_MIRRORS"
 _TIMEOUT = (15, 60)  # seconds: connect, between bytes
 _CHUNK = 1 << 20
 # Variables that would point git at another repository than the one we create.
@@ -60,13 +60,15 @@ class FetchConfig:
         cls, cache_root: Path | None = None, environ: dict[str, str] | None = None, **kw: object
     ) -> FetchConfig:
         """Config from IREERV_CACHE, IREERV_OFFLINE and IREERV_MIRRORS; keyword arguments win."""
-        from ireerv.paths import default_cache_dir
+        from ireerv.inputs import envvars
 
-        env = os.environ if environ is None else environ
-        offline = env.get(OFFLINE_ENV, "").strip().lower() not in ("", "0", "no", "false", "off")
-        mirrors = env.get(MIRRORS_ENV, "").split()
+        try:
+            offline, mirrors = envvars.offline(environ), envvars.mirrors(environ)
+            root = Path(cache_root) if cache_root else envvars.cache_dir(environ)
+        except envvars.EnvVarError as err:
+            raise FetchError(str(err)) from None
         values: dict[str, object] = {"offline": offline, "mirrors": mirrors, **kw}
-        return cls(cache_root=Path(cache_root) if cache_root else default_cache_dir(), **values)  # type: ignore[arg-type]
+        return cls(cache_root=root, **values)  # type: ignore[arg-type]
 
 
 def mirror_url(base: str, url: str) -> str:
