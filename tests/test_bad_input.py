@@ -17,6 +17,7 @@ import pytest
 from fetch_fixtures import FileServer, Member, sha256, tar_bytes, write_lock
 from scons_helpers import copy_project, scons
 
+from ireerv.image import models
 from ireerv.inputs import archive, envvars
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.inputs.lock import load_lock
@@ -151,7 +152,7 @@ def test_links_inside_the_tree_still_unpack(tmp_path: Path) -> None:
 _FULL_DISK = textwrap.dedent("""
     import resource, signal, sys
     from pathlib import Path
-    from ireerv import archive
+    from ireerv.inputs import archive
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, as on a full disk
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
     try:
@@ -167,10 +168,106 @@ def test_full_disk_while_unpacking_says_cannot_write(tmp_path: Path) -> None:
     path.write_bytes(tar_bytes([Member("pkg/big", data=os.urandom(64 * 1024))]))
     dest = tmp_path / "dest"
     dest.mkdir()
-    site = Path(archive.__file__).parents[1]
+    site = Path(archive.__file__).parents[2]
     env = {**os.environ, "PYTHONPATH": str(site)}
     proc = subprocess.run([sys.executable, "-c", _FULL_DISK, str(path), str(dest)],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 1, proc.stderr
     assert f"big.tar.gz: cannot write {dest}/pkg/big: File too large" in proc.stdout
     assert "cannot read" not in proc.stdout and "Traceback" not in proc.stderr
+
+
+# -- model.toml ----------------------------------------------------------------------------
+
+MATMUL_MLIR = (Path(__file__).parents[1] / "models" / "matmul" / "model.mlir").read_text()
+GOOD_TOML = """\
+function = "matmul_f32f32f32"
+sizes = [4]
+tolerance = 0.0
+
+[[inputs]]
+shape = ["N", "N"]
+dtype = "f32"
+generator = { kind = "randint", low = -4, high = 5, seed = 1 }
+
+[[inputs]]
+shape = ["N", "N"]
+dtype = "f32"
+generator = { kind = "randint", low = -4, high = 5, seed = 2 }
+"""
+INPUT = 'shape = ["N", "N"]\ndtype = "f32"\n'
+
+
+def model_folder(tmp_path: Path, toml: str, mlir: str = MATMUL_MLIR) -> Path:
+    folder = tmp_path / "mymodel"
+    folder.mkdir(exist_ok=True)
+    (folder / "model.mlir").write_text(mlir)
+    (folder / "model.toml").write_text(toml)
+    return folder
+
+
+BAD_TOMLS = {
+    "typo-top": (GOOD_TOML.replace("tolerance", "tolerence"),
+                 "top level, key 'tolerence': unknown key; did you mean 'tolerance'?"),
+    "typo-generator": (GOOD_TOML.replace("generator = { kind", "genrator = { kind", 1),
+                       "[[inputs]] 0, key 'genrator': unknown key; did you mean 'generator'?"),
+    "missing-shape": (GOOD_TOML.replace('shape = ["N", "N"]\n', "", 1),
+                      "[[inputs]] 0, key 'shape': required"),
+    "tolerance-text": (GOOD_TOML.replace("0.0", '"abc"'),
+                       "top level, key 'tolerance': must be a number >= 0"),
+    "tolerance-negative": (GOOD_TOML.replace("0.0", "-0.5"),
+                           "top level, key 'tolerance': must be a number >= 0"),
+    "inputs-table": ('function = "matmul_f32f32f32"\nsizes = [4]\n[inputs]\n' + INPUT,
+                     "top level, key 'inputs': must be an array of tables, written [[inputs]]"),
+    "low-above-high": (GOOD_TOML.replace("low = -4, high = 5, seed = 1", "low = 5, high = -4"),
+                       "[[inputs]] 0, generator, key 'high': must be greater than low (5)"),
+    "unknown-kind": (GOOD_TOML.replace('kind = "randint", low = -4, high = 5, seed = 1',
+                                       'kind = "gauss"'),
+                     "[[inputs]] 0, generator, key 'kind': unknown generator 'gauss'"),
+    "too-few-values": (GOOD_TOML.replace("sizes = [4]", "sizes = [2]").replace(
+        '"N", "N"]\ndtype = "f32"\ngenerator = { kind = "randint", low = -4, high = 5, seed = 1 }',
+        '2, 2]\ndtype = "f32"\ngenerator = { kind = "values", values = [1, 2, 3] }'),
+        "[[inputs]] 0, generator, key 'values': gives 3 values, but shape [2, 2] has 4"),
+    "bad-sizes": (GOOD_TOML.replace("sizes = [4]", "sizes = [0, -3]"),
+                  "top level, key 'sizes': must be a list of positive whole numbers"),
+    "no-sizes": (GOOD_TOML.replace("sizes = [4]\n", ""), "top level, key 'sizes': required"),
+    "shape-vs-mlir": (GOOD_TOML.replace('["N", "N"]', "[4, 4]").replace("sizes = [4]\n", ""),
+                      None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_TOMLS))
+def test_model_toml_against_its_schema(tmp_path: Path, case: str) -> None:
+    toml, message = BAD_TOMLS[case]
+    mlir = MATMUL_MLIR
+    if case == "shape-vs-mlir":  # a static model whose MLIR says 8x8
+        mlir = MATMUL_MLIR.replace("?x?xf32", "8x8xf32")
+        message = "[[inputs]] 0, key 'shape': dimension 0 is 4 here but 8 in @matmul_f32f32f32"
+    folder = model_folder(tmp_path, toml, mlir)
+    with pytest.raises(models.ModelError) as err:
+        models.load_model(str(folder))
+    assert str(err.value) == f"{folder / 'model.toml'}: {message}" or (
+        str(err.value).startswith(f"{folder / 'model.toml'}: {message}")), str(err.value)
+
+
+@pytest.mark.parametrize("case", ["typo-top", "bad-sizes", "inputs-table"])
+def test_scons_names_the_model_toml_key(tree: Path, tmp_path: Path, case: str) -> None:
+    toml, message = BAD_TOMLS[case]
+    folder = model_folder(tmp_path, toml)
+    proc = scons(tree, "image", f"MODEL={folder}", "BOARD=qemu-virt", check=False)
+    assert proc.returncode != 0
+    assert f"{folder / 'model.toml'}: {message}" in proc.stderr
+    assert "SIZE" not in proc.stderr and "Traceback" not in proc.stderr + proc.stdout
+
+
+@pytest.mark.parametrize(("arg", "message"), [
+    ("tensor<*xf32>", "input 0 is unranked (tensor<*xf32>)"),
+    ("tensor<4xcomplex<f32>>", "input 0 has the type tensor<4xcomplex<f32>"),
+])
+def test_unranked_and_complex_inputs(tree: Path, tmp_path: Path, arg: str, message: str) -> None:
+    path = tmp_path / "odd.mlir"
+    path.write_text(f"func.func @f(%a: {arg}) -> {arg} {{\n  return %a : {arg}\n}}\n")
+    proc = scons(tree, "image", f"MODEL={path}", "BOARD=qemu-virt", check=False)
+    assert proc.returncode != 0
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout

@@ -225,6 +225,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str)
     benv = _board_env(env, board)
     try:
         size = model.resolve_size(size)
+        model.generate_inputs(size)  # a generator that cannot make them fails here, once
     except ModelError as err:
         _fail(err)
     idir = _image_dir(board, model, size, runtime)
