@@ -21,8 +21,6 @@ from ireerv.inputs.fetch import FetchError
 from ireerv.inputs.toolchain import ToolchainError
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
-# Module name of the vm-c program: iree-compile calls an unnamed MLIR module "module".
-MODULE_NAME = "module"
 
 
 @dataclass
@@ -189,6 +187,7 @@ def _iree_compile(target, source, env):
             _checked_compilers.add(str(compiler))
         iree_compile.compile_model(compiler, env["IREE_FLAGS"], Path(str(source[0])),
                                    Path(str(target[0])))
+        iree_compile.add_empty_kernel(Path(str(target[0])), env.subst("$CC $CCFLAGS").split())
     except (iree_build.IreeBuildError, iree_compile.CompileError, FetchError) as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None
 
@@ -198,7 +197,7 @@ def _model_data(target, source, env):
     kernel_h = Path(str(source[0])).read_text()
     try:
         text = runner_data.model_source(
-            MODULE_NAME, model.function, model.generate_inputs(env["_SIZE"]),
+            env["_MODULE_NAME"], model.function, model.generate_inputs(env["_SIZE"]),
             library_queries=runner_data.library_queries(kernel_h), repeat=int(env["REPEAT"]),
         )
     except (runner_data.RunnerDataError, ModelError) as err:
@@ -256,6 +255,7 @@ def _iree_objects(env, benv, board: Board, model: Model, size: int | None, idir:
             varlist=["IREE_FLAGS"]),
         emitter=_iree_compile_emitter,
     )})
+    module = iree_compile.module_name(model.mlir.read_text())
     module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", str(model.mlir))
     module_c = renv.Command(
         f"{idir}/model_module.c", renv.Value(runner_data.module_impl_source("model_module.h")),
@@ -263,9 +263,10 @@ def _iree_objects(env, benv, board: Board, model: Model, size: int | None, idir:
     )
     data_c = renv.Command(
         f"{idir}/model_data.c",
-        [kernel_h, renv.Value(f"{model.function} {env['REPEAT']} {_inputs_digest(model, size)}")],
+        [kernel_h, renv.Value(f"{module} {model.function} {env['REPEAT']} "
+                              f"{_inputs_digest(model, size)}")],
         _gen(_model_data),
-        _MODEL=model, _SIZE=size,
+        _MODEL=model, _SIZE=size, _MODULE_NAME=module,
     )
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)])
     objects = []

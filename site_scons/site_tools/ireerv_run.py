@@ -90,9 +90,18 @@ class _Echo:
                 self.last = now
 
 
-def _reference_outputs(env, model, size):
-    vmfb = Path(str(env["_VMFB"]))
-    return reference.run_on_host(vmfb, model.function, model.generate_inputs(size))
+def _reference(env, image) -> tuple[list | None, str]:
+    """The host reference outputs, or None and why not (never an exception)."""
+    from ireerv import iree_compile
+
+    model = image.model
+    try:
+        module = iree_compile.module_name(model.mlir.read_text())
+        return reference.compute(Path(str(env["_VMFB"])), model.function,
+                                 model.generate_inputs(image.size), module=module,
+                                 timeout=float(env["TIMEOUT"])), ""
+    except (reference.ReferenceError, OSError) as err:
+        return None, str(err)
 
 
 def _run_and_check(target, source, env):
@@ -113,25 +122,29 @@ def _run_and_check(target, source, env):
         raise SCons.Errors.BuildError(errstr=str(err)) from None
     finally:
         echo.close()
-    expected = _reference_outputs(env, image.model, image.size)
-    verdict = check.judge(result, expected, image.model.tolerance)
+    expected, why_not = _reference(env, image)
+    verdict = check.judge(result, expected, image.model.tolerance, why_not)
     record = {
         "model": image.model.name, "board": board.name, "size": image.size,
         "runtime": image.runtime, **verdict.to_json(result),
     }
+    # Also on failure: the record says what failed (no later build trusts a failed target).
     Path(str(target[0])).write_text(json.dumps(record, indent=2) + "\n")
+    _report(env, image, verdict)
+
+
+def _report(env, image, verdict) -> None:
     parsed = verdict.parsed
     if parsed and parsed.startup_cycles is not None:
-        calls = ", ".join(f"{c:,}" for c in parsed.call_cycles)
+        calls = ", ".join(f"{c:,}" for c in parsed.call_cycles) or "none finished"
         print(f"cycles: start-up {parsed.startup_cycles:,}; calls {calls}")
     if not verdict.passed:
         if not env["_STRICT"]:  # the bench shows the failure in its table
             print(f"FAILED: {'; '.join(verdict.problems)}")
             return
-        Path(str(target[0])).unlink()
         raise SCons.Errors.BuildError(
-            errstr=f"{image.model.name} on {board.name} FAILED:\n  " + "\n  ".join(
-                verdict.problems))
+            errstr=f"{image.model.name} on {image.board.name} FAILED: "
+            + "; ".join(verdict.problems))
     print(f"PASS: {sum(o.size for o in parsed.outputs)} output elements match the host "
           f"reference ({'bit for bit' if image.model.tolerance == 0 else 'within tolerance'})")
 

@@ -41,8 +41,14 @@ def element_type(dtype: np.dtype) -> str:
     raise RunnerDataError(f"dtype {dtype} has no IREE element type the runner supports")
 
 
+# The kernel header written for a model without dispatches (iree-compile writes none).
+NO_KERNEL_HEADER = "// Generated: the model has no dispatch, so no kernel library.\n"
+
+
 def library_queries(kernel_header: str) -> list[str]:
     """The library query functions an iree-compile kernel header declares, in order."""
+    if kernel_header == NO_KERNEL_HEADER:
+        return []
     names = list(dict.fromkeys(_LIBRARY_QUERY.findall(kernel_header)))
     if not names:
         raise RunnerDataError("kernel header declares no *_library_query function")
@@ -76,8 +82,6 @@ def model_source(
     _check_identifier(module_name, "module name")
     if not function_name:
         raise RunnerDataError("function name is empty")
-    if not library_queries:
-        raise RunnerDataError("at least one kernel library query function is needed")
     for name in library_queries:
         _check_identifier(name, "library query function")
     if repeat < 1:
@@ -96,9 +100,11 @@ def model_source(
             "    iree_hal_executable_library_version_t max_version,",
             "    const iree_hal_executable_environment_v0_t* environment);",
         ]
-    lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {"]
-    lines += [f"    {name}," for name in library_queries]
-    lines += ["};", ""]
+    if library_queries:
+        lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {"]
+        lines += [f"    {name}," for name in library_queries]
+        lines += ["};"]
+    lines += [""]
 
     descriptors = []
     for index, array in enumerate(inputs):
@@ -114,7 +120,7 @@ def model_source(
         "const runner_model_t runner_model = {",
         f"    .function_name = {_c_string(f'{module_name}.{function_name}')},",
         f"    .module_create = {module_name}_create,",
-        "    .libraries = libraries,",
+        f"    .libraries = {'libraries' if library_queries else 'NULL'},",
         f"    .library_count = {len(library_queries)},",
         f"    .inputs = {'inputs' if descriptors else 'NULL'},",
         f"    .input_count = {len(descriptors)},",

@@ -1,0 +1,151 @@
+"""Models that are wrong on the device or on the host, and unusual but valid models.
+
+Each is a real model compiled with the pinned iree-compile, linked with the IREE
+runtime and run on QEMU; every bad one ends in one verdict line, a non-zero
+exit, a run record saying what failed, and never a crashed build.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import require_input
+from scons_helpers import copy_project, scons
+
+from ireerv import reference
+from ireerv.fetch import Fetcher, FetchError
+
+needs_qemu = pytest.mark.skipif(
+    shutil.which("qemu-system-riscv32") is None,
+    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
+)
+QEMU = "BOARD=qemu-virt"
+
+DIV = """\
+func.func @div(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %r = arith.divsi %a, %b : tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+"""
+PICK = """\
+func.func @pick(%a: tensor<4xi32>, %i: tensor<1xi32>) -> tensor<1xi32> {
+  %c0 = arith.constant 0 : index
+  %iv = tensor.extract %i[%c0] : tensor<1xi32>
+  %idx = arith.index_cast %iv : i32 to index
+  %v = tensor.extract %a[%idx] : tensor<4xi32>
+  %r = tensor.from_elements %v : tensor<1xi32>
+  return %r : tensor<1xi32>
+}
+"""
+
+
+def values_model(folder: Path, mlir: str, function: str, *inputs: tuple[list, list]) -> Path:
+    """A model folder whose i32 inputs are given values: (shape, values) each."""
+    folder.mkdir(parents=True)
+    (folder / "model.mlir").write_text(mlir)
+    toml = f'function = "{function}"\n'
+    for shape, values in inputs:
+        toml += (f'\n[[inputs]]\nshape = {shape}\ndtype = "i32"\n'
+                 f'generator = {{ kind = "values", values = {values} }}\n')
+    (folder / "model.toml").write_text(toml)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_input(fetcher, "iree")
+    return copy_project(tmp_path_factory.mktemp("bad-models") / "src")
+
+
+def failed_run(tree: Path, model: Path, *args: str) -> tuple[str, dict]:
+    proc = scons(tree, "run", f"MODEL={model}", QEMU, *args, check=False)
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stdout + proc.stderr
+    record = json.loads((tree / "build" / "qemu-virt" / model.name / "run.json").read_text())
+    assert record["passed"] is False
+    verdict = [ln for ln in proc.stderr.splitlines() if "FAILED:" in ln]
+    assert len(verdict) == 1, proc.stderr
+    return verdict[0], record
+
+
+@needs_qemu
+@pytest.mark.upstream
+def test_division_by_zero_on_the_host_is_a_verdict(tree: Path, tmp_path: Path) -> None:
+    model = values_model(tmp_path / "divzero", DIV, "div", ([4], [7, 8, 9, 10]),
+                         ([4], [1, 0, 2, 3]))
+    verdict, record = failed_run(tree, model)
+    assert verdict.endswith(
+        "divzero on qemu-virt FAILED: the host reference (@div of divzero.vmfb) crashed with "
+        "SIGFPE (an arithmetic fault such as an integer division by zero): the model is not "
+        "defined for these inputs; change the inputs or the model")
+    assert "SIGFPE" in record["problems"][0]
+
+
+@needs_qemu
+@pytest.mark.upstream
+def test_out_of_bounds_read_traps_the_device_and_crashes_the_reference(
+        tree: Path, tmp_path: Path) -> None:
+    model = values_model(tmp_path / "oob", PICK, "pick", ([4], [7, 8, 9, 10]), ([1], [400000000]))
+    verdict, record = failed_run(tree, model)
+    assert "oob on qemu-virt FAILED: run crash: BSP TRAP hart 0: load access fault; the host " \
+           "reference (@pick of oob.vmfb) crashed with SIGSEGV" in verdict
+    assert record["reason"] == "crash" and record["call_cycles"] == []
+    out = scons(tree, "run", f"MODEL={model}", QEMU, check=False).stdout
+    assert "cycles: start-up" in out and "; calls none finished" in out
+    assert not [ln for ln in out.splitlines() if ln.rstrip().endswith("calls")]
+
+
+@needs_qemu
+@pytest.mark.upstream
+def test_timed_out_run_prints_no_dangling_calls(tree: Path) -> None:
+    proc = scons(tree, "run", "MODEL=matmul", "SIZE=200", "TIMEOUT=2", QEMU, check=False)
+    assert proc.returncode != 0
+    assert "; calls none finished" in proc.stdout
+    assert "matmul on qemu-virt FAILED: run timeout: no exit after 2 s" in proc.stderr
+
+
+@needs_qemu
+@pytest.mark.upstream
+@pytest.mark.parametrize(("name", "mlir"), [
+    ("named", "module @m {\n" + DIV.replace("divsi", "addi") + "}\n"),
+    ("nodispatch", "func.func @id(%a: tensor<4xi32>) -> tensor<4xi32> {\n"
+                   "  return %a : tensor<4xi32>\n}\n"),
+    ("wide", "func.func @wide(%a: tensor<4xf32>) -> tensor<4xf64> {\n"
+             "  %r = arith.extf %a : tensor<4xf32> to tensor<4xf64>\n"
+             "  return %r : tensor<4xf64>\n}\n"),
+])
+def test_unusual_valid_models_run(tree: Path, tmp_path: Path, name: str, mlir: str) -> None:
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(mlir)
+    out = scons(tree, "run", f"MODEL={path}", QEMU).stdout
+    assert "PASS: " in out
+
+
+def test_compile_diagnostics_name_the_users_path(tree: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "typo.mlir"
+    bad.write_text("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                   "  return %b : tensor<4xf32>\n}\n")
+    proc = scons(tree, "image", f"MODEL={bad}", QEMU, check=False)
+    assert proc.returncode != 0
+    assert f"{bad}:2:" in proc.stderr and "../" not in proc.stderr
+
+
+def test_reference_error_is_one_message(fetcher: Fetcher, tmp_path: Path) -> None:
+    try:
+        wheel = fetcher.path("iree-compiler")
+        compiler = wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
+    except FetchError as err:
+        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
+    mlir = tmp_path / "div.mlir"
+    mlir.write_text(DIV)
+    vmfb = tmp_path / "div.vmfb"
+    reference.compile_for_host(compiler, mlir, vmfb)
+    four = np.arange(1, 5, dtype=np.int32)
+    assert reference.compute(vmfb, "div", [four, four])[0].tolist() == [1, 1, 1, 1]
+    with pytest.raises(reference.ReferenceError,
+                       match=r"the host reference \(@div of div.vmfb\) failed: .*shape"):
+        reference.compute(vmfb, "div", [four, np.arange(3, dtype=np.int32)])
