@@ -16,6 +16,7 @@ import SCons.Errors
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
 from ireerv.image import iree_build, iree_compile, plain_c, runner_data
 from ireerv.image.models import Model, ModelError
+from ireerv.inputs import identity
 from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
 from ireerv.inputs.toolchain import ToolchainError
@@ -249,10 +250,12 @@ def _iree_objects(env, benv, board: Board, model: Model, size: int | None, idir:
     except FetchError as err:
         _fail(err)
     renv["IREE_FLAGS"] = iree_compile.flags(board)
+    # The pinned compiler is not a source SCons sees: its identity is (a pin change recompiles).
+    renv["IREE_COMPILER_ID"] = identity.compiler(env["LOCK"])
     renv.Append(BUILDERS={"IreeCompile": renv.Builder(
         action=SCons.Action.Action(
             _iree_compile, strfunction=lambda target, source, env: f"IREE    {source[0]}",
-            varlist=["IREE_FLAGS"]),
+            varlist=["IREE_FLAGS", "IREE_COMPILER_ID"]),
         emitter=_iree_compile_emitter,
     )})
     module = iree_compile.module_name(model.mlir.read_text())

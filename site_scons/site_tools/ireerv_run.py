@@ -19,6 +19,7 @@ import SCons.Script
 from ireerv import simulators
 from ireerv.boards import Board
 from ireerv.image.models import load_model
+from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.run import check, reference
 from ireerv.simulators.base import Image, SimulationError
@@ -92,7 +93,7 @@ class _Echo:
 
 def _reference(env, image) -> tuple[list | None, str]:
     """The host reference outputs, or None and why not (never an exception)."""
-    from ireerv import iree_compile
+    from ireerv.image import iree_compile
 
     model = image.model
     try:
@@ -163,13 +164,26 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
     Strict: a failed run fails the build.  Otherwise the failure is recorded
     in the JSON, for a table that shows it."""
     model = image.model
-    vmfb = env.Command(f"#build/host/{model.name}.vmfb", str(model.mlir),
+    # The tools are dependencies too: the compiler of the reference, the runtime that
+    # runs it, and the simulator that runs the image.
+    vmfb = env.Command(f"#build/host/{model.name}.vmfb",
+                       [str(model.mlir), env.Value(identity.compiler(env["LOCK"]))],
                        _action(_compile_host, "HOST"),
                        _IREE_COMPILE=env.IreeCompilePath)
-    node = env.Command(f"{image.dir}/{name}", [image.elf, image.hex, vmfb],
+    tools = env.Value(f"{identity.host_runtime()}\n{_simulator_identity(env, image.board)}")
+    node = env.Command(f"{image.dir}/{name}", [image.elf, image.hex, vmfb, tools],
                        _action(_run_and_check, "RUN"), _IMAGE=image, _VMFB=vmfb[0],
                        _STRICT=strict)
     return node
+
+
+def _simulator_identity(env, board: Board) -> str:
+    if board.simulator.kind != "verilator-cluster":
+        return identity.qemu(board.simulator.binary or "qemu-system-riscv32")
+    from ireerv.simulators import verilator_build
+
+    # The cache entry's name is the key of everything the cluster model is built from.
+    return verilator_build.cluster_simulator_entry(env.GetFetcher()).name
 
 
 def run_image(env, image):

@@ -66,7 +66,7 @@ def module_name(mlir_text: str) -> str:
 
 def add_empty_kernel(module_header: Path, cc: list[str]) -> None:
     """A model without dispatches gets no kernel from iree-compile: give it an empty one."""
-    from .runner_data import NO_KERNEL_HEADER
+    from ireerv.image.runner_data import NO_KERNEL_HEADER
 
     _, kernel_o, kernel_h = outputs(module_header)
     if kernel_h.exists():

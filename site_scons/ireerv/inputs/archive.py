@@ -266,6 +266,25 @@ def extract_deb(deb: Path, dest: Path, *, merge: bool = False) -> None:
     raise ArchiveError(f"{deb.name}: no data.tar member; is it a Debian package?")
 
 
+def deb_version(deb: Path) -> str | None:
+    """The Version field of a Debian package's control file (None if it cannot be read)."""
+    with open(deb, "rb") as f:
+        for member, offset, size in ar_members(f, deb.name):
+            if not member.startswith("control.tar") or member.endswith(".zst"):
+                continue
+            try:
+                with tarfile.open(fileobj=_Slice(f, offset, size), mode="r:*") as tf:  # type: ignore[arg-type]
+                    for info in tf:
+                        if info.name.lstrip("./") == "control" and info.isfile():
+                            text = tf.extractfile(info).read().decode("utf-8", "replace")  # type: ignore[union-attr]
+                            for line in text.splitlines():
+                                if line.startswith("Version:"):
+                                    return line.split(":", 1)[1].strip()
+            except (tarfile.TarError, EOFError, OSError):
+                return None
+    return None
+
+
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz")
 _ZIP_SUFFIXES = (".zip", ".whl")
 

@@ -142,7 +142,9 @@ class Fetcher:
             self.config.log(f"unpacking toolchain ({', '.join(spec.inputs)})")
             for name in spec.inputs:
                 inp = self.lock.input(name)
-                self._unpack(inp, self._download(inp), tmp, merge=True)
+                file = self._download(inp)
+                self._check_deb_version(inp, file)
+                self._unpack(inp, file, tmp, merge=True)
                 self._apply_patches(inp, tmp)
             self._check_toolchain(tmp)
             self.config.log(f"unpacked toolchain in {time.monotonic() - start:.1f} s")
@@ -201,6 +203,18 @@ class Fetcher:
             archive.extract(file, dest, strip=inp.strip, merge=merge)
         except archive.ArchiveError as e:
             raise FetchError(f"input '{inp.name}': {e}") from e
+
+    def _check_deb_version(self, inp: Input, file: Path) -> None:
+        # The sha256 pins the file; a 'version' it does not carry must not pass silently.
+        if inp.kind != "deb":
+            return
+        actual = archive.deb_version(file)
+        if actual is not None and actual != inp.version:
+            raise FetchError(
+                f"input '{inp.name}': 'version' is {inp.version!r}, but the pinned file "
+                f"{file.name} (sha256 {inp.sha256}) is version {actual!r}; change 'version' and "
+                f"'sha256' together in [inputs.{inp.name}] of {self.lock.path}"
+            )
 
     def _check_toolchain(self, root: Path) -> None:
         spec = self.lock.toolchain

@@ -115,7 +115,10 @@ class Lock:
 
     def toolchain_key(self) -> str:
         """The key of the combined toolchain tree: the pins of its inputs, in order."""
-        keys = [f"{n}={self.inputs[n].key()}" for n in self.toolchain.inputs]
+        # With each version: a changed version makes a new tree, whose unpacking checks
+        # the version against the package (see Fetcher.toolchain).
+        keys = [f"{n}={self.inputs[n].key()}" + (f" {v}" if (v := self.inputs[n].version) else "")
+                for n in self.toolchain.inputs]
         return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
 
 
@@ -239,6 +242,12 @@ def _parse_input(path: Path, name: str, data: Any) -> Input:
                 raise t.error("files", f"'{fname}' is not a wheel file name")
             what = f"64 hex digits (the sha256 of {fname})"
             checked[fname] = t.hex("files", _SHA256, what, digest)
+            # The hashes pin the files; a 'version' they do not carry would be ignored.
+            file_version = fname.split("-")[1] if fname.count("-") >= 4 else None
+            if file_version != fields["version"]:
+                raise t.error("version", f"is {fields['version']!r}, but the wheel '{fname}' is "
+                                         f"version {file_version!r}; change 'version' and "
+                                         "'files' (names and sha256) together")
         fields["files"] = checked
     patches = t.data.get("patches", [])
     if not isinstance(patches, list):

@@ -55,7 +55,7 @@ import sys
 from pathlib import Path
 import numpy as np
 sys.path.insert(0, sys.argv[1])
-from ireerv.reference import run_on_host
+from ireerv.run.reference import run_on_host
 folder, function, module = Path(sys.argv[2]), sys.argv[3], sys.argv[4]
 with np.load(folder / "inputs.npz") as data:
     inputs = [data[f"a{i}"] for i in range(len(data.files))]
@@ -84,7 +84,7 @@ def compute(vmfb: Path, function: str, inputs: list[np.ndarray], *, module: str 
         folder = Path(tmp)
         (folder / "model.vmfb").write_bytes(vmfb.read_bytes())
         np.savez(folder / "inputs.npz", **{f"a{i}": a for i, a in enumerate(inputs)})
-        cmd = [sys.executable, "-c", _CHILD, str(Path(__file__).parents[1]), str(folder),
+        cmd = [sys.executable, "-c", _CHILD, str(Path(__file__).parents[2]), str(folder),
                function, module]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
