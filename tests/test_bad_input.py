@@ -271,3 +271,32 @@ def test_unranked_and_complex_inputs(tree: Path, tmp_path: Path, arg: str, messa
     assert proc.returncode != 0
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+# -- git mirrors without partial-clone filters ---------------------------------------------
+
+
+def test_mirror_without_filters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fetch_fixtures import commit, git, make_repo, write_gitconfig
+
+    # No uploadpack.allowFilter anywhere: the mirror serves no filtered fetches.
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(write_gitconfig(tmp_path / "gitconfig")))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    up = make_repo(tmp_path / "up" / "big.git")
+    head = commit(up, {"src/main.c": "int main(void) { return 0; }\n", "tests/huge": "x" * 999})
+    table = {"kind": "git", "url": up.as_uri(), "commit": head, "exclude": ["tests"]}
+    lock = load_lock(write_lock(tmp_path, {"big": table}))
+    config = FetchConfig(cache_root=tmp_path / "cache", log=lambda _: None)
+    # A complete mirror: git falls back to a full fetch, and the exclusion still holds.
+    tree = Fetcher(lock, config).path("big")
+    assert (tree / "src" / "main.c").is_file() and not (tree / "tests").exists()
+
+    # A mirror that lacks the excluded files cannot do that: the error says what it needs.
+    blob = git(up, "rev-parse", "HEAD:tests/huge")
+    (up / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    config = FetchConfig(cache_root=tmp_path / "cache2", log=lambda _: None)
+    with pytest.raises(FetchError) as err:
+        Fetcher(lock, config).path("big")
+    assert "does not allow filtered fetches" in str(err.value)
+    assert "git config uploadpack.allowFilter true" in str(err.value)
+    assert leftovers(tmp_path / "cache2") == []

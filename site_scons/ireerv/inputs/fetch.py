@@ -310,7 +310,7 @@ class Fetcher:
         except _SourceError as e:
             raise FetchError(
                 f"input '{inp.name}': cannot fetch commit {inp.commit} from {inp.url}: {e}\n"
-                "Check the URL and network, or that the commit exists upstream."
+                + _git_advice(inp, str(e))
             ) from None
         if head != inp.commit:
             raise FetchError(
@@ -553,6 +553,19 @@ class Fetcher:
                 f"{expected}; the file was deleted. Check the wheel and update 'files' in "
                 f"{self.lock.path}."
             )
+
+
+def _git_advice(inp: Input, error: str) -> str:
+    if inp.exclude and "filtering not recognized by server" in error:
+        # git then asks for every object of the commit, the excluded paths' too.
+        return (
+            f"The git server (or mirror) of {inp.url} does not allow filtered fetches, so it "
+            f"had to send the excluded paths ({', '.join(inp.exclude)}) as well, and could "
+            "not. On the mirror, run `git config uploadpack.allowFilter true` (for a local or "
+            "file:// mirror: in the mirror repository or your global git configuration), or "
+            "make the mirror a complete copy of the upstream repository."
+        )
+    return "Check the URL and network, or that the commit exists upstream."
 
 
 def _git_env() -> dict[str, str]:
