@@ -214,3 +214,49 @@ def test_deb_version_is_checked_against_the_package(fetcher: Fetcher, tmp_path: 
         other.toolchain()
     assert not other.entry("toolchain").exists()
     assert not [p for p in (root / "src").iterdir() if p.name.startswith(".toolchain-")]
+
+
+# -- float references: what the device computes, on any host -------------------------------
+
+FMA = """\
+func.func @fma(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  %m = arith.mulf %a, %b : tensor<4xf32>
+  %r = arith.addf %m, %c : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+# a * b + c where a fused multiply-add gives another result than two roundings.
+FMA_INPUTS = ([1.000244140625, 1.000244140625, 3.0, 0.1],
+              [1.000244140625, 1.000244140625, 0.1, 0.3],
+              [-1.00048828125, 0.0, -0.3, -0.03])
+
+
+def test_float_reference_rounds_like_the_device(fetcher: Fetcher, tmp_path: Path) -> None:
+    try:
+        wheel = fetcher.path("iree-compiler")
+    except FetchError as err:
+        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
+    assert not [f for f in reference.HOST_FLAGS if f.endswith("=host")]
+    mlir = tmp_path / "fma.mlir"
+    mlir.write_text(FMA)
+    vmfb = tmp_path / "fma.vmfb"
+    reference.compile_for_host(wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile",
+                               mlir, vmfb)
+    a, b, c = (np.array(v, dtype=np.float32) for v in FMA_INPUTS)
+    (got,) = reference.compute(vmfb, "fma", [a, b, c])
+    # NumPy rounds the product and the sum separately, as the soft-float device does;
+    # a host FMA would give 2**-24 for the first element instead of 0.
+    assert got.tobytes() == (a * b + c).tobytes()
+
+
+@needs_qemu
+@pytest.mark.upstream
+def test_float_model_passes_bit_for_bit_on_the_device(tree: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "fmaf"
+    folder.mkdir()
+    (folder / "model.mlir").write_text(FMA)
+    (folder / "model.toml").write_text('function = "fma"\n' + "".join(
+        f'\n[[inputs]]\nshape = [4]\ndtype = "f32"\n'
+        f'generator = {{ kind = "values", values = {values} }}\n' for values in FMA_INPUTS))
+    out = scons(tree, "run", f"MODEL={folder}", QEMU).stdout
+    assert "PASS: 4 output elements match the host reference (bit for bit)" in out

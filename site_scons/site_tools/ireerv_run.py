@@ -167,7 +167,8 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
     # The tools are dependencies too: the compiler of the reference, the runtime that
     # runs it, and the simulator that runs the image.
     vmfb = env.Command(f"#build/host/{model.name}.vmfb",
-                       [str(model.mlir), env.Value(identity.compiler(env["LOCK"]))],
+                       [str(model.mlir), env.Value(" ".join([identity.compiler(env["LOCK"]),
+                                                             *reference.HOST_FLAGS]))],
                        _action(_compile_host, "HOST"),
                        _IREE_COMPILE=env.IreeCompilePath)
     tools = env.Value(f"{identity.host_runtime()}\n{_simulator_identity(env, image.board)}")

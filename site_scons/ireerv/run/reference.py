@@ -11,10 +11,17 @@ from pathlib import Path
 
 import numpy as np
 
+# The reference must compute what the device computes, on every host: the device
+# (no FPU, soft float) rounds every multiply and add on its own.  `host` would let
+# LLVM fuse them into FMA instructions where the host CPU has them, so one model
+# would pass on one host and fail on another.  A generic CPU without FMA (the
+# x86-64 baseline) keeps every operation separately rounded, as on the device,
+# and makes the reference the same bytes on every host of that architecture.
 HOST_FLAGS = (
     "--iree-hal-target-device=local",
     "--iree-hal-local-target-device-backends=llvm-cpu",
-    "--iree-llvmcpu-target-cpu=host",
+    "--iree-llvmcpu-target-cpu=generic",
+    "--iree-llvmcpu-reassociate-fp-reductions=false",
 )
 
 
