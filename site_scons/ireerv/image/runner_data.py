@@ -75,9 +75,8 @@ def model_source(
 ) -> str:
     """C source defining `runner_model` for calling `<module_name>.<function_name>(*inputs)`.
 
-    `module_name` is the vm-c module's name (its create function is
-    `<module_name>_create`; "module" unless the MLIR module is named);
-    `library_queries` names the static kernel libraries' query functions.
+    `module_name` is the vm-c module's name ("module" unless the MLIR module is
+    named); `library_queries` names the static kernel libraries' query functions.
     """
     _check_identifier(module_name, "module name")
     if not function_name:
@@ -88,9 +87,7 @@ def model_source(
         raise RunnerDataError(f"repeat count must be at least 1, not {repeat}")
 
     lines = [
-        "// Generated: the model description for the generic runner.",
-        '#include "runner.h"',
-        "",
+        "// Generated: the model description for the generic runner.", '#include "runner.h"', "",
         f"extern iree_status_t {module_name}_create(iree_vm_instance_t* instance,",
         "    iree_allocator_t allocator, iree_vm_module_t** out_module);",
     ]
@@ -100,10 +97,9 @@ def model_source(
             "    iree_hal_executable_library_version_t max_version,",
             "    const iree_hal_executable_environment_v0_t* environment);",
         ]
-    if library_queries:
-        lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {"]
-        lines += [f"    {name}," for name in library_queries]
-        lines += ["};"]
+    if library_queries:  # none for a model without dispatches
+        lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {",
+                  *(f"    {name}," for name in library_queries), "};"]
     lines += [""]
 
     descriptors = []

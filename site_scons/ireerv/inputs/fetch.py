@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ireerv.inputs import archive, cache
+from ireerv.inputs import archive, cache, pin_checks
 from ireerv.inputs.envvars import MIRRORS as MIRRORS_ENV
 from ireerv.inputs.envvars import OFFLINE as OFFLINE_ENV
 from ireerv.inputs.lock import TOOLCHAIN, Input, Lock
@@ -143,7 +143,8 @@ class Fetcher:
             for name in spec.inputs:
                 inp = self.lock.input(name)
                 file = self._download(inp)
-                self._check_deb_version(inp, file)
+                if problem := pin_checks.deb_version_problem(inp, file, self.lock.path):
+                    raise FetchError(problem)
                 self._unpack(inp, file, tmp, merge=True)
                 self._apply_patches(inp, tmp)
             self._check_toolchain(tmp)
@@ -203,18 +204,6 @@ class Fetcher:
             archive.extract(file, dest, strip=inp.strip, merge=merge)
         except archive.ArchiveError as e:
             raise FetchError(f"input '{inp.name}': {e}") from e
-
-    def _check_deb_version(self, inp: Input, file: Path) -> None:
-        # The sha256 pins the file; a 'version' it does not carry must not pass silently.
-        if inp.kind != "deb":
-            return
-        actual = archive.deb_version(file)
-        if actual is not None and actual != inp.version:
-            raise FetchError(
-                f"input '{inp.name}': 'version' is {inp.version!r}, but the pinned file "
-                f"{file.name} (sha256 {inp.sha256}) is version {actual!r}; change 'version' and "
-                f"'sha256' together in [inputs.{inp.name}] of {self.lock.path}"
-            )
 
     def _check_toolchain(self, root: Path) -> None:
         spec = self.lock.toolchain
@@ -310,7 +299,7 @@ class Fetcher:
         except _SourceError as e:
             raise FetchError(
                 f"input '{inp.name}': cannot fetch commit {inp.commit} from {inp.url}: {e}\n"
-                + _git_advice(inp, str(e))
+                + pin_checks.git_advice(inp, str(e))
             ) from None
         if head != inp.commit:
             raise FetchError(
@@ -553,19 +542,6 @@ class Fetcher:
                 f"{expected}; the file was deleted. Check the wheel and update 'files' in "
                 f"{self.lock.path}."
             )
-
-
-def _git_advice(inp: Input, error: str) -> str:
-    if inp.exclude and "filtering not recognized by server" in error:
-        # git then asks for every object of the commit, the excluded paths' too.
-        return (
-            f"The git server (or mirror) of {inp.url} does not allow filtered fetches, so it "
-            f"had to send the excluded paths ({', '.join(inp.exclude)}) as well, and could "
-            "not. On the mirror, run `git config uploadpack.allowFilter true` (for a local or "
-            "file:// mirror: in the mirror repository or your global git configuration), or "
-            "make the mirror a complete copy of the upstream repository."
-        )
-    return "Check the URL and network, or that the commit exists upstream."
 
 
 def _git_env() -> dict[str, str]:

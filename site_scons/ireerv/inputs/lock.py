@@ -188,6 +188,15 @@ def _exclude(table: _Table, submodules: dict[str, str]) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _check_wheel_version(t: _Table, version: str, fname: str) -> None:
+    # The hashes pin the files; a 'version' they do not carry would be ignored.
+    file_version = fname.split("-")[1] if fname.count("-") >= 4 else None
+    if file_version != version:
+        raise t.error("version", f"is {version!r}, but the wheel '{fname}' is version "
+                                 f"{file_version!r}; change 'version' and 'files' (names and "
+                                 "sha256) together")
+
+
 def _parse_input(path: Path, name: str, data: Any) -> Input:
     t = _Table(path, f"inputs.{name}", data)
     if not _NAME.match(name):
@@ -242,12 +251,7 @@ def _parse_input(path: Path, name: str, data: Any) -> Input:
                 raise t.error("files", f"'{fname}' is not a wheel file name")
             what = f"64 hex digits (the sha256 of {fname})"
             checked[fname] = t.hex("files", _SHA256, what, digest)
-            # The hashes pin the files; a 'version' they do not carry would be ignored.
-            file_version = fname.split("-")[1] if fname.count("-") >= 4 else None
-            if file_version != fields["version"]:
-                raise t.error("version", f"is {fields['version']!r}, but the wheel '{fname}' is "
-                                         f"version {file_version!r}; change 'version' and "
-                                         "'files' (names and sha256) together")
+            _check_wheel_version(t, fields["version"], fname)
         fields["files"] = checked
     patches = t.data.get("patches", [])
     if not isinstance(patches, list):
