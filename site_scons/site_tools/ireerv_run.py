@@ -100,7 +100,7 @@ def _reference(env, image) -> tuple[list | None, str]:
         module = iree_compile.module_name(model.mlir.read_text())
         return reference.compute(Path(str(env["_VMFB"])), model.function,
                                  model.generate_inputs(image.size), module=module,
-                                 timeout=float(env["TIMEOUT"])), ""
+                                 timeout=float(env["TIMEOUT"] or image.board.simulator.timeout)), ""
     except (reference.ReferenceError, OSError) as err:
         return None, str(err)
 
@@ -179,12 +179,14 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
 
 
 def _simulator_identity(env, board: Board) -> str:
-    if board.simulator.kind != "verilator-cluster":
-        return identity.qemu(board.simulator.binary or "qemu-system-riscv32")
+    settings = board.simulator
+    if settings.kind == "qemu":  # installed: its version says which one
+        return identity.qemu(settings.binary or "qemu-system-riscv32")
     from ireerv.simulators import verilator_build
 
-    # The cache entry's name is the key of everything the cluster model is built from.
-    return verilator_build.cluster_simulator_entry(env.GetFetcher()).name
+    # Built from pins: the cache entry's name is the key of everything it is built from.
+    return verilator_build.cluster_simulator_entry(
+        env.GetFetcher(), settings.extra["testbench"]).name
 
 
 def run_image(env, image):
