@@ -66,7 +66,6 @@ def test_model_source_holds_exact_bits_and_shapes() -> None:
     [
         ({"module_name": "my-module"}, "module name 'my-module' is not a C identifier"),
         ({"function_name": ""}, "function name is empty"),
-        ({"library_queries": []}, "at least one kernel library"),
         ({"library_queries": ["a b"]}, "'a b' is not a C identifier"),
         ({"repeat": 0}, "at least 1"),
         ({"inputs": [[1.0, 2.0]]}, "input 0 is a list"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -14,7 +13,6 @@ CACHE_ENV = "IREERV_CACHE"
 
 def default_cache_dir() -> Path:
     """The download and tool cache: $IREERV_CACHE, else the per-user XDG cache."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV]).expanduser().resolve()
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(xdg).expanduser().resolve() / "ireerv"
+    from ireerv.inputs.envvars import cache_dir
+
+    return cache_dir()

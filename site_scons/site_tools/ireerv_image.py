@@ -16,14 +16,13 @@ import SCons.Errors
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
 from ireerv.image import iree_build, iree_compile, plain_c, runner_data
 from ireerv.image.models import Model, ModelError
+from ireerv.inputs import identity
 from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
 from ireerv.inputs.toolchain import ToolchainError
 from ireerv.paths import BUILD
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
-# Module name of the vm-c program: iree-compile calls an unnamed MLIR module "module".
-MODULE_NAME = "module"
 
 
 @dataclass
@@ -190,6 +189,7 @@ def _iree_compile(target, source, env):
             _checked_compilers.add(str(compiler))
         iree_compile.compile_model(compiler, env["IREE_FLAGS"], Path(str(source[0])),
                                    Path(str(target[0])))
+        iree_compile.add_empty_kernel(Path(str(target[0])), env.subst("$CC $CCFLAGS").split())
     except (iree_build.IreeBuildError, iree_compile.CompileError, FetchError) as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None
 
@@ -199,7 +199,7 @@ def _model_data(target, source, env):
     kernel_h = Path(str(source[0])).read_text()
     try:
         text = runner_data.model_source(
-            MODULE_NAME, model.function, model.generate_inputs(env["_SIZE"]),
+            env["_MODULE_NAME"], model.function, model.generate_inputs(env["_SIZE"]),
             library_queries=runner_data.library_queries(kernel_h), repeat=int(env["REPEAT"]),
         )
     except (runner_data.RunnerDataError, ModelError) as err:
@@ -226,6 +226,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str)
     benv = _board_env(env, board)
     try:
         size = model.resolve_size(size)
+        model.generate_inputs(size)  # a generator that cannot make them fails here, once
     except ModelError as err:
         _fail(err)
     idir = _image_dir(board, model, size, runtime)
@@ -250,12 +251,15 @@ def _iree_objects(env, benv, board: Board, model: Model, size: int | None, idir:
     except FetchError as err:
         _fail(err)
     renv["IREE_FLAGS"] = iree_compile.flags(board)
+    # The pinned compiler is not a source SCons sees: its identity is (a pin change recompiles).
+    renv["IREE_COMPILER_ID"] = identity.compiler(env["LOCK"])
     renv.Append(BUILDERS={"IreeCompile": renv.Builder(
         action=SCons.Action.Action(
             _iree_compile, strfunction=lambda target, source, env: f"IREE    {source[0]}",
-            varlist=["IREE_FLAGS"]),
+            varlist=["IREE_FLAGS", "IREE_COMPILER_ID"]),
         emitter=_iree_compile_emitter,
     )})
+    module = iree_compile.module_name(model.mlir.read_text())
     module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", str(model.mlir))
     module_c = renv.Command(
         f"{idir}/model_module.c", renv.Value(runner_data.module_impl_source("model_module.h")),
@@ -263,9 +267,10 @@ def _iree_objects(env, benv, board: Board, model: Model, size: int | None, idir:
     )
     data_c = renv.Command(
         f"{idir}/model_data.c",
-        [kernel_h, renv.Value(f"{model.function} {env['REPEAT']} {_inputs_digest(model, size)}")],
+        [kernel_h, renv.Value(f"{module} {model.function} {env['REPEAT']} "
+                              f"{_inputs_digest(model, size)}")],
         _gen(_model_data),
-        _MODEL=model, _SIZE=size,
+        _MODEL=model, _SIZE=size, _MODULE_NAME=module,
     )
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)])
     objects = []

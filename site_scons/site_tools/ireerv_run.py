@@ -19,6 +19,7 @@ import SCons.Script
 from ireerv import simulators
 from ireerv.boards import Board
 from ireerv.image.models import load_model
+from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD
 from ireerv.run import check, reference
@@ -91,9 +92,18 @@ class _Echo:
                 self.last = now
 
 
-def _reference_outputs(env, model, size):
-    vmfb = Path(str(env["_VMFB"]))
-    return reference.run_on_host(vmfb, model.function, model.generate_inputs(size))
+def _reference(env, image) -> tuple[list | None, str]:
+    """The host reference outputs, or None and why not (never an exception)."""
+    from ireerv.image import iree_compile
+
+    model = image.model
+    try:
+        module = iree_compile.module_name(model.mlir.read_text())
+        return reference.compute(Path(str(env["_VMFB"])), model.function,
+                                 model.generate_inputs(image.size), module=module,
+                                 timeout=float(env["TIMEOUT"] or image.board.simulator.timeout)), ""
+    except (reference.ReferenceError, OSError) as err:
+        return None, str(err)
 
 
 def _run_and_check(target, source, env):
@@ -114,25 +124,29 @@ def _run_and_check(target, source, env):
         raise SCons.Errors.BuildError(errstr=str(err)) from None
     finally:
         echo.close()
-    expected = _reference_outputs(env, image.model, image.size)
-    verdict = check.judge(result, expected, image.model.tolerance)
+    expected, why_not = _reference(env, image)
+    verdict = check.judge(result, expected, image.model.tolerance, why_not)
     record = {
         "model": image.model.name, "board": board.name, "size": image.size,
         "runtime": image.runtime, **verdict.to_json(result),
     }
+    # Also on failure: the record says what failed (no later build trusts a failed target).
     Path(str(target[0])).write_text(json.dumps(record, indent=2) + "\n")
+    _report(env, image, verdict)
+
+
+def _report(env, image, verdict) -> None:
     parsed = verdict.parsed
     if parsed and parsed.startup_cycles is not None:
-        calls = ", ".join(f"{c:,}" for c in parsed.call_cycles)
+        calls = ", ".join(f"{c:,}" for c in parsed.call_cycles) or "none finished"
         print(f"cycles: start-up {parsed.startup_cycles:,}; calls {calls}")
     if not verdict.passed:
         if not env["_STRICT"]:  # the bench shows the failure in its table
             print(f"FAILED: {'; '.join(verdict.problems)}")
             return
-        Path(str(target[0])).unlink()
         raise SCons.Errors.BuildError(
-            errstr=f"{image.model.name} on {board.name} FAILED:\n  " + "\n  ".join(
-                verdict.problems))
+            errstr=f"{image.model.name} on {image.board.name} FAILED: "
+            + "; ".join(verdict.problems))
     print(f"PASS: {sum(o.size for o in parsed.outputs)} output elements match the host "
           f"reference ({'bit for bit' if image.model.tolerance == 0 else 'within tolerance'})")
 
@@ -151,13 +165,29 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
     Strict: a failed run fails the build.  Otherwise the failure is recorded
     in the JSON, for a table that shows it."""
     model = image.model
-    vmfb = env.Command(f"{BUILD}/host/{model.name}.vmfb", str(model.mlir),
+    # The tools are dependencies too: the compiler of the reference, the runtime that
+    # runs it, and the simulator that runs the image.
+    vmfb = env.Command(f"{BUILD}/host/{model.name}.vmfb",
+                       [str(model.mlir), env.Value(" ".join([identity.compiler(env["LOCK"]),
+                                                             *reference.HOST_FLAGS]))],
                        _action(_compile_host, "HOST"),
                        _IREE_COMPILE=env.IreeCompilePath)
-    node = env.Command(f"{image.dir}/{name}", [image.elf, image.hex, vmfb],
+    tools = env.Value(f"{identity.host_runtime()}\n{_simulator_identity(env, image.board)}")
+    node = env.Command(f"{image.dir}/{name}", [image.elf, image.hex, vmfb, tools],
                        _action(_run_and_check, "RUN"), _IMAGE=image, _VMFB=vmfb[0],
                        _STRICT=strict)
     return node
+
+
+def _simulator_identity(env, board: Board) -> str:
+    settings = board.simulator
+    if settings.kind == "qemu":  # installed: its version says which one
+        return identity.qemu(settings.binary or "qemu-system-riscv32")
+    from ireerv.simulators import verilator_build
+
+    # Built from pins: the cache entry's name is the key of everything it is built from.
+    return verilator_build.cluster_simulator_entry(
+        env.GetFetcher(), settings.extra["testbench"]).name
 
 
 def run_image(env, image):

@@ -12,6 +12,7 @@ from pathlib import Path
 import SCons.Errors
 
 from ireerv import paths
+from ireerv.inputs.envvars import parse_mirrors
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.inputs.lock import LockError, load_lock
 
@@ -31,7 +32,7 @@ def _fetcher(env) -> Fetcher:
         config = FetchConfig(
             cache_root=Path(env["CACHE_DIR"]),
             offline=bool(env["OFFLINE"]),
-            mirrors=env["MIRRORS"].split(),
+            mirrors=parse_mirrors("MIRRORS", env["MIRRORS"]),
             verbose=bool(env["VERBOSE"]),
         )
         env["_FETCHER"] = Fetcher(env["LOCK"], config)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -19,6 +20,9 @@ OUTPUT_FLAGS = (
     "--iree-llvmcpu-link-static",
     "--iree-opt-level=O2",
 )
+
+
+_NAMED_MODULE = re.compile(r"^\s*(?:builtin\.)?module\s+@([\w$.]+)", re.M)
 
 
 class CompileError(Exception):
@@ -49,4 +53,26 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
     if proc.returncode != 0:
         for path in outputs(module_header):
             path.unlink(missing_ok=True)
-        raise CompileError(f"iree-compile failed on {mlir}:\n{proc.stderr.strip()}")
+        # Diagnostics name the file as given on the command line: show the user's path.
+        diagnostics = proc.stderr.strip().replace(os.path.relpath(mlir, cwd), str(mlir))
+        raise CompileError(f"iree-compile failed on {mlir}:\n{diagnostics}")
+
+
+def module_name(mlir_text: str) -> str:
+    """The vm-c module's name: a named `module @m` gives `m`, an unnamed one `module`."""
+    match = _NAMED_MODULE.search(mlir_text)
+    return match.group(1) if match else "module"
+
+
+def add_empty_kernel(module_header: Path, cc: list[str]) -> None:
+    """A model without dispatches gets no kernel from iree-compile: give it an empty one."""
+    from ireerv.image.runner_data import NO_KERNEL_HEADER
+
+    _, kernel_o, kernel_h = outputs(module_header)
+    if kernel_h.exists():
+        return
+    proc = subprocess.run([*cc, "-x", "c", "-c", os.devnull, "-o", str(kernel_o)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CompileError(f"cannot make the empty kernel object {kernel_o}:\n{proc.stderr}")
+    kernel_h.write_text(NO_KERNEL_HEADER)

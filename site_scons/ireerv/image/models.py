@@ -15,19 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, validate
 from ireerv.paths import PROJECT_ROOT
 
 MODELS_DIR = PROJECT_ROOT / "models"
-
-# MLIR element type -> NumPy dtype.  Only what the runner and the bare-metal
-# runtime handle; anything else is refused with this list.
-ELEMENT_TYPES: dict[str, str] = {
-    "f32": "float32",
-    "i8": "int8",
-    "i16": "int16",
-    "i32": "int32",
-}
-
 
 class ModelError(Exception):
     """A model that cannot be built: unknown, missing files, bad description."""
@@ -38,6 +29,7 @@ class InputSpec:
     shape: tuple[int | str, ...]
     dtype: str
     generator: dict = field(default_factory=dict)
+    source: str = "the model"  # where the spec comes from, for messages
 
     def concrete_shape(self, size: int | None) -> tuple[int, ...]:
         dims = []
@@ -61,7 +53,8 @@ class InputSpec:
         if kind == "values":
             values = np.asarray(self.generator["values"], dtype=dtype)
             if values.size != int(np.prod(shape)):
-                raise ModelError(f"{values.size} values given for shape {shape}")
+                raise ModelError(f"{self.source}: generator 'values' gives {values.size} values, "
+                                 f"but shape {list(shape)} has {int(np.prod(shape))} elements")
             return values.reshape(shape)
         raise ModelError(f"unknown input generator {kind!r} (use 'randint' or 'values')")
 
@@ -119,15 +112,28 @@ def parse_signature(text: str, function: str) -> list[tuple[tuple[int | str, ...
         if match.group(1) != function:
             continue
         args = []
-        for tensor in _TENSOR_RE.findall(match.group(2)):
-            *dims, elem = tensor.split("x")
-            args.append((tuple("?" if d == "?" else int(d) for d in dims), elem.strip()))
+        for index, tensor in enumerate(_TENSOR_RE.findall(match.group(2))):
+            args.append(_tensor_type(function, index, tensor))
         return args
     found = [m.group(1) for m in _FUNC_RE.finditer(text)]
     raise ModelError(
         f"function @{function} not found in the MLIR"
         + (f" (functions there: {', '.join(found)})" if found else " (no func.func found)")
     )
+
+
+def _tensor_type(function: str, index: int, tensor: str) -> tuple[tuple[int | str, ...], str]:
+    """(dims, element type) of `tensor<...>`; what the runner cannot take is a ModelError."""
+    *dims, elem = tensor.split("x")
+    elem = elem.strip()
+    if tensor.startswith("*"):
+        raise ModelError(f"@{function} input {index} is unranked (tensor<{tensor}>); the runner "
+                         "needs a ranked tensor such as tensor<?xf32> or tensor<4x4xf32>")
+    if not all(d == "?" or d.strip().isdigit() for d in dims) or not re.fullmatch(r"\w+", elem):
+        raise ModelError(f"@{function} input {index} has the type tensor<{tensor}>, which the "
+                         f"runner does not take (supported: ranked tensors of "
+                         f"{', '.join(ELEMENT_TYPES)})")
+    return tuple("?" if d == "?" else int(d) for d in dims), elem
 
 
 def _check_types(name: str, signature: list[tuple[tuple[int | str, ...], str]]) -> None:
@@ -145,30 +151,17 @@ def _load_folder(folder: Path) -> Model:
         if not path.is_file():
             raise ModelError(f"model folder {folder} has no {path.name}")
     try:
-        data = tomllib.loads(desc.read_text())
+        data = validate(desc, tomllib.loads(desc.read_text()))
     except tomllib.TOMLDecodeError as err:
         raise ModelError(f"{desc}: {err}") from err
-    if "function" not in data or "inputs" not in data:
-        raise ModelError(f"{desc}: needs 'function' and [[inputs]]")
-    specs = []
-    for index, item in enumerate(data["inputs"]):
-        dtype = item.get("dtype")
-        if dtype not in ELEMENT_TYPES:
-            raise ModelError(
-                f"{desc}: input {index} has dtype {dtype!r}; supported: {', '.join(ELEMENT_TYPES)}"
-            )
-        specs.append(InputSpec(tuple(item["shape"]), dtype, dict(item.get("generator", {}))))
+    except SchemaError as err:
+        raise ModelError(str(err)) from None
+    specs = [InputSpec(i["shape"], i["dtype"], i["generator"], str(desc)) for i in data["inputs"]]
     model = Model(
-        name=folder.name,
-        mlir=mlir,
-        function=data["function"],
-        inputs=tuple(specs),
-        sizes=tuple(data.get("sizes", ())),
-        tolerance=float(data.get("tolerance", 0.0)),
-        description=data.get("description", ""),
+        name=folder.name, mlir=mlir, function=data["function"], inputs=tuple(specs),
+        sizes=tuple(data["sizes"]), tolerance=data["tolerance"],
+        description=data["description"],
     )
-    if model.is_dynamic and not model.sizes:
-        raise ModelError(f"{desc}: dynamic shapes need 'sizes'")
     signature = parse_signature(mlir.read_text(), model.function)
     _check_types(model.name, signature)
     if len(signature) != len(specs):
@@ -181,6 +174,13 @@ def _load_folder(folder: Path) -> Model:
                 f"{desc}: input {index} is {spec.dtype} of rank {len(spec.shape)} here "
                 f"but {elem} of rank {len(dims)} in the MLIR"
             )
+        for axis, (mlir_dim, dim) in enumerate(zip(dims, spec.shape, strict=True)):
+            if mlir_dim != "?" and mlir_dim != dim:
+                raise ModelError(
+                    f"{desc}: [[inputs]] {index}, key 'shape': dimension {axis} is {dim!r} "
+                    f"here but {mlir_dim} in @{model.function}; make shape match "
+                    f"tensor<{'x'.join(map(str, dims))}x{elem}>"
+                )
     return model
 
 

@@ -41,8 +41,14 @@ def element_type(dtype: np.dtype) -> str:
     raise RunnerDataError(f"dtype {dtype} has no IREE element type the runner supports")
 
 
+# The kernel header written for a model without dispatches (iree-compile writes none).
+NO_KERNEL_HEADER = "// Generated: the model has no dispatch, so no kernel library.\n"
+
+
 def library_queries(kernel_header: str) -> list[str]:
     """The library query functions an iree-compile kernel header declares, in order."""
+    if kernel_header == NO_KERNEL_HEADER:
+        return []
     names = list(dict.fromkeys(_LIBRARY_QUERY.findall(kernel_header)))
     if not names:
         raise RunnerDataError("kernel header declares no *_library_query function")
@@ -69,24 +75,19 @@ def model_source(
 ) -> str:
     """C source defining `runner_model` for calling `<module_name>.<function_name>(*inputs)`.
 
-    `module_name` is the vm-c module's name (its create function is
-    `<module_name>_create`; "module" unless the MLIR module is named);
-    `library_queries` names the static kernel libraries' query functions.
+    `module_name` is the vm-c module's name ("module" unless the MLIR module is
+    named); `library_queries` names the static kernel libraries' query functions.
     """
     _check_identifier(module_name, "module name")
     if not function_name:
         raise RunnerDataError("function name is empty")
-    if not library_queries:
-        raise RunnerDataError("at least one kernel library query function is needed")
     for name in library_queries:
         _check_identifier(name, "library query function")
     if repeat < 1:
         raise RunnerDataError(f"repeat count must be at least 1, not {repeat}")
 
     lines = [
-        "// Generated: the model description for the generic runner.",
-        '#include "runner.h"',
-        "",
+        "// Generated: the model description for the generic runner.", '#include "runner.h"', "",
         f"extern iree_status_t {module_name}_create(iree_vm_instance_t* instance,",
         "    iree_allocator_t allocator, iree_vm_module_t** out_module);",
     ]
@@ -96,9 +97,10 @@ def model_source(
             "    iree_hal_executable_library_version_t max_version,",
             "    const iree_hal_executable_environment_v0_t* environment);",
         ]
-    lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {"]
-    lines += [f"    {name}," for name in library_queries]
-    lines += ["};", ""]
+    if library_queries:  # none for a model without dispatches
+        lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {",
+                  *(f"    {name}," for name in library_queries), "};"]
+    lines += [""]
 
     descriptors = []
     for index, array in enumerate(inputs):
@@ -114,7 +116,7 @@ def model_source(
         "const runner_model_t runner_model = {",
         f"    .function_name = {_c_string(f'{module_name}.{function_name}')},",
         f"    .module_create = {module_name}_create,",
-        "    .libraries = libraries,",
+        f"    .libraries = {'libraries' if library_queries else 'NULL'},",
         f"    .library_count = {len(library_queries)},",
         f"    .inputs = {'inputs' if descriptors else 'NULL'},",
         f"    .input_count = {len(descriptors)},",

@@ -33,9 +33,15 @@ class _Tree:
         self.archive = archive
         # merge: the tree already holds other inputs; a file both provide is refused.
         self.merge = merge
+        self.links: list[tuple[Path, str, str]] = []
 
     def _fail(self, name: str, why: str) -> ArchiveError:
         return ArchiveError(f"{self.archive.name}: member '{name}' {why}; refusing to unpack")
+
+    def cannot_write(self, target: Path, err: OSError) -> ArchiveError:
+        return ArchiveError(
+            f"{self.archive.name}: cannot write {target}: {err.strerror or err}; make room "
+            f"(or choose another CACHE_DIR) and run again")
 
     def rel(self, name: str, strip: int) -> str | None:
         """The checked relative path of a member, or None if stripping removes it."""
@@ -79,8 +85,18 @@ class _Tree:
         target = self._target(rel, name)
         if target.is_dir():
             raise self._fail(name, "is a file where a directory was unpacked")
-        with open(target, "xb") as out:
-            shutil.copyfileobj(src, out, 1 << 20)
+        try:
+            out = open(target, "xb")  # noqa: SIM115 (closed below, write errors told apart)
+        except OSError as e:
+            raise self.cannot_write(target, e) from None
+        with out:
+            # Read errors are the archive's; write errors (a full disk) are ours.
+            while chunk := src.read(1 << 20):
+                try:
+                    out.write(chunk)
+                    out.flush()
+                except OSError as e:
+                    raise self.cannot_write(target, e) from None
         os.chmod(target, 0o755 if executable else 0o644)
         if mtime is not None:
             os.utime(target, (mtime, mtime))
@@ -95,6 +111,22 @@ class _Tree:
         if target.exists():
             raise self._fail(name, "is a link where a directory was unpacked")
         os.symlink(link, target)
+        # The text stays inside, but the links it passes through may not: resolve the
+        # whole chain against the tree as built so far (as tarfile's `data` filter does).
+        self.links.append((target, name, link))
+        self.check_link(target, name, link)
+
+    def check_link(self, target: Path, name: str, link: str) -> None:
+        root = os.path.realpath(self.root)
+        resolved = os.path.realpath(target)
+        if os.path.commonpath([root, resolved]) != root:
+            raise self._fail(name, f"is a link to '{link}', which leads outside the tree "
+                                   "through other links")
+
+    def check_links(self) -> None:
+        """Every link unpacked, resolved once all are in place: none may lead outside."""
+        for target, name, link in self.links:
+            self.check_link(target, name, link)
 
     def add_hardlink(self, rel: str, name: str, link_rel: str | None, link: str) -> None:
         if link_rel is None:
@@ -133,6 +165,7 @@ def _extract_tarfile(tf: tarfile.TarFile, tree: _Tree, strip: int) -> None:
             tree.add_hardlink(rel, member.name, tree.rel(member.linkname, strip), member.linkname)
         else:
             raise tree._fail(member.name, "is a device, fifo or other special file")
+    tree.check_links()
 
 
 def _extract_zipfile(zf: zipfile.ZipFile, tree: _Tree, strip: int) -> None:
@@ -154,6 +187,7 @@ def _extract_zipfile(zf: zipfile.ZipFile, tree: _Tree, strip: int) -> None:
                 tree.add_file(rel, info.filename, src, _is_executable(mode), mtime)
         else:
             raise tree._fail(info.filename, "is a device, fifo or other special file")
+    tree.check_links()
 
 
 def _zip_mtime(info: zipfile.ZipInfo) -> float | None:
@@ -230,6 +264,25 @@ def extract_deb(deb: Path, dest: Path, *, merge: bool = False) -> None:
                 raise ArchiveError(f"{deb.name}: cannot read {member}: {e}") from e
             return
     raise ArchiveError(f"{deb.name}: no data.tar member; is it a Debian package?")
+
+
+def deb_version(deb: Path) -> str | None:
+    """The Version field of a Debian package's control file (None if it cannot be read)."""
+    with open(deb, "rb") as f:
+        for member, offset, size in ar_members(f, deb.name):
+            if not member.startswith("control.tar") or member.endswith(".zst"):
+                continue
+            try:
+                with tarfile.open(fileobj=_Slice(f, offset, size), mode="r:*") as tf:  # type: ignore[arg-type]
+                    for info in tf:
+                        if info.name.lstrip("./") == "control" and info.isfile():
+                            text = tf.extractfile(info).read().decode("utf-8", "replace")  # type: ignore[union-attr]
+                            for line in text.splitlines():
+                                if line.startswith("Version:"):
+                                    return line.split(":", 1)[1].strip()
+            except (tarfile.TarError, EOFError, OSError):
+                return None
+    return None
 
 
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz")

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ireerv.inputs import archive, cache
+from ireerv.inputs import archive, cache, pin_checks
+from ireerv.inputs.envvars import MIRRORS as MIRRORS_ENV
+from ireerv.inputs.envvars import OFFLINE as OFFLINE_ENV
 from ireerv.inputs.lock import TOOLCHAIN, Input, Lock
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.util.files import sha256_file
 
-OFFLINE_ENV = "IREERV_OFFLINE"
-MIRRORS_ENV = "IREERV_MIRRORS"
 _TIMEOUT = (15, 60)  # seconds: connect, between bytes
 _CHUNK = 1 << 20
 # Variables that would point git at another repository than the one we create.
@@ -60,13 +60,15 @@ class FetchConfig:
         cls, cache_root: Path | None = None, environ: dict[str, str] | None = None, **kw: object
     ) -> FetchConfig:
         """Config from IREERV_CACHE, IREERV_OFFLINE and IREERV_MIRRORS; keyword arguments win."""
-        from ireerv.paths import default_cache_dir
+        from ireerv.inputs import envvars
 
-        env = os.environ if environ is None else environ
-        offline = env.get(OFFLINE_ENV, "").strip().lower() not in ("", "0", "no", "false", "off")
-        mirrors = env.get(MIRRORS_ENV, "").split()
+        try:
+            offline, mirrors = envvars.offline(environ), envvars.mirrors(environ)
+            root = Path(cache_root) if cache_root else envvars.cache_dir(environ)
+        except envvars.EnvVarError as err:
+            raise FetchError(str(err)) from None
         values: dict[str, object] = {"offline": offline, "mirrors": mirrors, **kw}
-        return cls(cache_root=Path(cache_root) if cache_root else default_cache_dir(), **values)  # type: ignore[arg-type]
+        return cls(cache_root=root, **values)  # type: ignore[arg-type]
 
 
 def mirror_url(base: str, url: str) -> str:
@@ -140,7 +142,10 @@ class Fetcher:
             self.config.log(f"unpacking toolchain ({', '.join(spec.inputs)})")
             for name in spec.inputs:
                 inp = self.lock.input(name)
-                self._unpack(inp, self._download(inp), tmp, merge=True)
+                file = self._download(inp)
+                if problem := pin_checks.deb_version_problem(inp, file, self.lock.path):
+                    raise FetchError(problem)
+                self._unpack(inp, file, tmp, merge=True)
                 self._apply_patches(inp, tmp)
             self._check_toolchain(tmp)
             self.config.log(f"unpacked toolchain in {time.monotonic() - start:.1f} s")
@@ -294,7 +299,7 @@ class Fetcher:
         except _SourceError as e:
             raise FetchError(
                 f"input '{inp.name}': cannot fetch commit {inp.commit} from {inp.url}: {e}\n"
-                "Check the URL and network, or that the commit exists upstream."
+                + pin_checks.git_advice(inp, str(e))
             ) from None
         if head != inp.commit:
             raise FetchError(

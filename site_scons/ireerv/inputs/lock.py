@@ -115,7 +115,10 @@ class Lock:
 
     def toolchain_key(self) -> str:
         """The key of the combined toolchain tree: the pins of its inputs, in order."""
-        keys = [f"{n}={self.inputs[n].key()}" for n in self.toolchain.inputs]
+        # With each version: a changed version makes a new tree, whose unpacking checks
+        # the version against the package (see Fetcher.toolchain).
+        keys = [f"{n}={self.inputs[n].key()}" + (f" {v}" if (v := self.inputs[n].version) else "")
+                for n in self.toolchain.inputs]
         return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
 
 
@@ -185,6 +188,15 @@ def _exclude(table: _Table, submodules: dict[str, str]) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _check_wheel_version(t: _Table, version: str, fname: str) -> None:
+    # The hashes pin the files; a 'version' they do not carry would be ignored.
+    file_version = fname.split("-")[1] if fname.count("-") >= 4 else None
+    if file_version != version:
+        raise t.error("version", f"is {version!r}, but the wheel '{fname}' is version "
+                                 f"{file_version!r}; change 'version' and 'files' (names and "
+                                 "sha256) together")
+
+
 def _parse_input(path: Path, name: str, data: Any) -> Input:
     t = _Table(path, f"inputs.{name}", data)
     if not _NAME.match(name):
@@ -239,6 +251,7 @@ def _parse_input(path: Path, name: str, data: Any) -> Input:
                 raise t.error("files", f"'{fname}' is not a wheel file name")
             what = f"64 hex digits (the sha256 of {fname})"
             checked[fname] = t.hex("files", _SHA256, what, digest)
+            _check_wheel_version(t, fields["version"], fname)
         fields["files"] = checked
     patches = t.data.get("patches", [])
     if not isinstance(patches, list):

@@ -70,21 +70,29 @@ def compare(outputs: list[np.ndarray], reference: list[np.ndarray],
     return problems
 
 
-def judge(result: RunResult, reference: list[np.ndarray], tolerance: float = 0.0) -> Verdict:
-    """The verdict on one run: how it ended, what it printed, and the comparison."""
+def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: float = 0.0,
+          reference_problem: str = "") -> Verdict:
+    """The verdict on one run: how it ended, what it printed, and the comparison.
+
+    Without a reference (it could not be computed: `reference_problem` says why)
+    the run is judged on how it ended alone, and fails."""
     problems = []
     if not result.passed:
         problems.append(f"run {result.reason.lower()}: {result.detail}")
+    if reference is None:
+        problems.append(reference_problem or "no host reference")
     try:
         parsed = parse_runner_output(result.program_output)
     except RunnerDataError as err:
         return Verdict(False, [*problems, f"unreadable output: {err}"])
-    if parsed.status is None:
+    # A run that ended badly explains by itself why STATUS or outputs are missing.
+    if parsed.status is None and result.passed:
         problems.append("the program printed no STATUS line")
-    elif not parsed.ok:
+    elif parsed.status is not None and not parsed.ok:
         problems.append(f"the program reported {parsed.status}")
     if not parsed.outputs:
-        problems.append("the program printed no outputs")
-    else:
+        if result.passed:
+            problems.append("the program printed no outputs")
+    elif reference is not None:
         problems += compare(parsed.outputs, reference, tolerance)
     return Verdict(not problems, problems, parsed)

@@ -11,10 +11,17 @@ from pathlib import Path
 
 import numpy as np
 
+# The reference must compute what the device computes, on every host: the device
+# (no FPU, soft float) rounds every multiply and add on its own.  `host` would let
+# LLVM fuse them into FMA instructions where the host CPU has them, so one model
+# would pass on one host and fail on another.  A generic CPU without FMA (the
+# x86-64 baseline) keeps every operation separately rounded, as on the device,
+# and makes the reference the same bytes on every host of that architecture.
 HOST_FLAGS = (
     "--iree-hal-target-device=local",
     "--iree-hal-local-target-device-backends=llvm-cpu",
-    "--iree-llvmcpu-target-cpu=host",
+    "--iree-llvmcpu-target-cpu=generic",
+    "--iree-llvmcpu-reassociate-fp-reductions=false",
 )
 
 
@@ -33,15 +40,72 @@ def compile_for_host(iree_compile: Path, mlir: Path, vmfb: Path) -> None:
     tmp.replace(vmfb)
 
 
-def run_on_host(vmfb: Path, function: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """Call `function` in the compiled module and return its results as arrays."""
+def run_on_host(vmfb: Path, function: str, inputs: list[np.ndarray],
+                module: str = "module") -> list[np.ndarray]:
+    """Call `function` in the compiled module, in this process, and return its results."""
     import iree.runtime as rt  # imported late: only runs and tests need it
 
     config = rt.Config("local-sync")
-    module = rt.VmModule.copy_buffer(config.vm_instance, vmfb.read_bytes())
+    vm_module = rt.VmModule.copy_buffer(config.vm_instance, vmfb.read_bytes())
     context = rt.SystemContext(config=config)
-    context.add_vm_module(module)
-    results = context.modules.module[function](*inputs)
+    context.add_vm_module(vm_module)
+    results = getattr(context.modules, module)[function](*inputs)
     if not isinstance(results, (tuple, list)):
         results = (results,)
     return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
+
+
+# The child: a model that divides by zero or reads out of bounds kills the process
+# that runs it (SIGFPE, SIGSEGV); that must be this child, never the build.
+_CHILD = """
+import sys
+from pathlib import Path
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from ireerv.run.reference import run_on_host
+folder, function, module = Path(sys.argv[2]), sys.argv[3], sys.argv[4]
+with np.load(folder / "inputs.npz") as data:
+    inputs = [data[f"a{i}"] for i in range(len(data.files))]
+try:
+    outputs = run_on_host(folder / "model.vmfb", function, inputs, module)
+except Exception as err:
+    text = " ".join(f"{type(err).__name__}: {err}".split())
+    sys.stderr.write(text[:600] + "\\n")
+    sys.exit(3)
+np.savez(folder / "outputs.npz", **{f"a{i}": a for i, a in enumerate(outputs)})
+"""
+
+
+def compute(vmfb: Path, function: str, inputs: list[np.ndarray], *, module: str = "module",
+            timeout: float = 600) -> list[np.ndarray]:
+    """The host reference, computed in a child process with a time limit.
+
+    Every way it can fail (the model crashes, raises, or runs too long) is one
+    ReferenceError whose message says what happened."""
+    import signal
+    import sys
+    import tempfile
+
+    where = f"the host reference (@{function} of {vmfb.name})"
+    with tempfile.TemporaryDirectory(prefix="ireerv-ref-") as tmp:
+        folder = Path(tmp)
+        (folder / "model.vmfb").write_bytes(vmfb.read_bytes())
+        np.savez(folder / "inputs.npz", **{f"a{i}": a for i, a in enumerate(inputs)})
+        cmd = [sys.executable, "-c", _CHILD, str(Path(__file__).parents[2]), str(folder),
+               function, module]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise ReferenceError(f"{where} did not finish in {timeout:.0f} s") from None
+        if proc.returncode < 0:
+            sig = signal.Signals(-proc.returncode)
+            what = {signal.SIGFPE: "an arithmetic fault such as an integer division by zero",
+                    signal.SIGSEGV: "an out-of-bounds memory access",
+                    signal.SIGBUS: "a bad memory access"}.get(sig, "a fatal signal")
+            raise ReferenceError(f"{where} crashed with {sig.name} ({what}): the model is "
+                                 "not defined for these inputs; change the inputs or the model")
+        if proc.returncode != 0:
+            last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+            raise ReferenceError(f"{where} failed: {last}")
+        with np.load(folder / "outputs.npz") as data:
+            return [data[f"a{i}"] for i in range(len(data.files))]

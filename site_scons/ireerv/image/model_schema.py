@@ -1,0 +1,142 @@
+"""The declared schema of `model.toml`, and its validation.
+
+Every key is known: an unknown one (a typo such as `tolerence`) is an error that
+suggests the nearest known key, so a misspelt setting never silently falls back
+to a default.  Each message names the file, the table and the key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+# MLIR element type -> NumPy dtype: what the runner and the bare-metal runtime handle.
+ELEMENT_TYPES: dict[str, str] = {
+    "f32": "float32",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+}
+
+TOP_KEYS = ("description", "function", "sizes", "tolerance", "inputs")
+INPUT_KEYS = ("shape", "dtype", "generator")
+GENERATOR_KEYS = {"randint": ("kind", "low", "high", "seed"), "values": ("kind", "values")}
+RANDINT_DEFAULTS = {"low": -4, "high": 5, "seed": 0}
+
+
+class SchemaError(Exception):
+    """model.toml does not follow the schema; the message names file, table and key."""
+
+
+class _Place:
+    def __init__(self, path: Path, table: str) -> None:
+        self.path, self.table = path, table
+
+    def error(self, key: str | None, msg: str) -> SchemaError:
+        where = f"{self.table}" + (f", key '{key}'" if key else "")
+        return SchemaError(f"{self.path}: {where}: {msg}")
+
+    def check_keys(self, data: dict[str, Any], known: tuple[str, ...]) -> None:
+        for key in data:
+            if key not in known:
+                near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+                hint = f"did you mean '{near[0]}'?" if near else f"known keys: {', '.join(known)}"
+                raise self.error(key, f"unknown key; {hint}")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def validate(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """The checked, completed description: every default filled in."""
+    top = _Place(path, "top level")
+    top.check_keys(data, TOP_KEYS)
+    function = data.get("function")
+    if not isinstance(function, str) or not function:
+        raise top.error("function", "required: the name of the entry function in model.mlir")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise top.error("description", f"must be a string, not {description!r}")
+    tolerance = data.get("tolerance", 0.0)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
+            or not math.isfinite(tolerance) or tolerance < 0:
+        raise top.error("tolerance", f"must be a number >= 0 (an absolute difference allowed "
+                                     f"in float outputs), not {tolerance!r}")
+    sizes = data.get("sizes", [])
+    if not isinstance(sizes, list) or not all(_whole(s) and s > 0 for s in sizes):
+        raise top.error("sizes", f"must be a list of positive whole numbers (the values of the "
+                                 f"symbolic dimensions), not {sizes!r}")
+    inputs = data.get("inputs")
+    if inputs is None:
+        raise top.error("inputs", "required: one [[inputs]] table per argument of "
+                                  f"@{function}")
+    if not isinstance(inputs, list) or not all(isinstance(i, dict) for i in inputs):
+        raise top.error("inputs", "must be an array of tables, written [[inputs]] (double "
+                                  "brackets), one per argument")
+    checked = [_input(path, index, item) for index, item in enumerate(inputs)]
+    if any(isinstance(d, str) for item in checked for d in item["shape"]) and not sizes:
+        raise top.error("sizes", "required: the shapes name a symbolic dimension, so give "
+                                 "the values it takes, e.g. sizes = [4, 16]")
+    return {"function": function, "description": description, "tolerance": float(tolerance),
+            "sizes": sizes, "inputs": checked}
+
+
+def _input(path: Path, index: int, item: dict[str, Any]) -> dict[str, Any]:
+    place = _Place(path, f"[[inputs]] {index}")
+    place.check_keys(item, INPUT_KEYS)
+    if "shape" not in item:
+        raise place.error("shape", "required: a list of dimensions, e.g. shape = [4, 4] "
+                                   "or [\"N\", \"N\"]")
+    shape = item["shape"]
+    if not isinstance(shape, list) or not all(
+            (_whole(d) and d > 0) or (isinstance(d, str) and d.isidentifier()) for d in shape):
+        raise place.error("shape", f"must list positive whole numbers or symbolic names such "
+                                   f"as \"N\", not {shape!r}")
+    dtype = item.get("dtype")
+    if dtype not in ELEMENT_TYPES:
+        raise place.error("dtype", f"must be one of {', '.join(ELEMENT_TYPES)}, not {dtype!r}")
+    generator = _generator(path, index, item.get("generator", {}), tuple(shape), dtype)
+    return {"shape": tuple(shape), "dtype": dtype, "generator": generator}
+
+
+def _generator(path: Path, index: int, gen: Any, shape: tuple, dtype: str) -> dict[str, Any]:
+    place = _Place(path, f"[[inputs]] {index}, generator")
+    if not isinstance(gen, dict):
+        raise place.error(None, f"must be a table such as {{ kind = \"randint\", low = -4, "
+                                f"high = 5, seed = 1 }}, not {gen!r}")
+    kind = gen.get("kind", "randint")
+    if kind not in GENERATOR_KEYS:
+        raise place.error("kind", f"unknown generator {kind!r}; use "
+                                  f"{' or '.join(repr(k) for k in GENERATOR_KEYS)}")
+    place.check_keys(gen, GENERATOR_KEYS[kind])
+    if kind == "values":
+        values = gen.get("values")
+        if not isinstance(values, list) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            raise place.error("values", "required: a flat list of numbers, one per element")
+        if all(_whole(d) for d in shape) and len(values) != math.prod(shape):
+            raise place.error("values", f"gives {len(values)} values, but shape "
+                                        f"{list(shape)} has {math.prod(shape)} elements")
+        return {"kind": kind, "values": values}
+    out = {"kind": kind, **RANDINT_DEFAULTS}
+    for key in ("low", "high", "seed"):
+        value = gen.get(key, out[key])
+        if not _whole(value):
+            raise place.error(key, f"must be a whole number, not {value!r}")
+        out[key] = value
+    if out["seed"] < 0:
+        raise place.error("seed", f"must be >= 0, not {out['seed']}")
+    if out["low"] >= out["high"]:
+        raise place.error("high", f"must be greater than low ({out['low']}): values are drawn "
+                                  f"from low to high - 1, not {out['high']}")
+    if dtype != "f32":
+        info = np.iinfo(ELEMENT_TYPES[dtype])
+        if out["low"] < info.min or out["high"] - 1 > info.max:
+            raise place.error("low", f"{out['low']}..{out['high'] - 1} does not fit {dtype} "
+                                     f"({info.min}..{info.max})")
+    return out
