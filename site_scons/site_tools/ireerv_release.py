@@ -18,10 +18,9 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv.image import iree_build, iree_compile
+from ireerv.image import iree_build
 from ireerv.paths import PROJECT_ROOT
 from ireerv.release import release
-from ireerv.size.components import report_for
 from ireerv.util.files import sha256_file
 
 DIST = PROJECT_ROOT / "dist"
@@ -44,7 +43,7 @@ def prepare_environment(env) -> dict:
 
 def _release_dir(env, image) -> Path:
     state = env["_RELEASE_STATE"]
-    variant = Path(image.dir.lstrip("#")).name
+    variant = image.variant
     return DIST / f"{variant}-{image.board.name}-{state['version']}"
 
 
@@ -60,7 +59,7 @@ def _version(cmd: list[str], lines: int = 1) -> str:
 
 
 def _write_release(target, source, env):
-    image = env["_IMAGE"]
+    image = env["RELEASE_IMAGE"]
     out = Path(target[0].abspath).parent
     if out.exists():
         shutil.rmtree(out)
@@ -70,13 +69,11 @@ def _write_release(target, source, env):
     shutil.copyfile(image.hex.abspath, out / "image.hex")
     map_text = Path(image.map.abspath).read_text()
     (out / "image.map").write_text(release.normalize_map(map_text, paths))
-    report = report_for(Path(image.elf.abspath), Path(image.map.abspath), list(image.board.memory),
-                        int(env["TOP"]))
-    release.write_json(out / "size-report.json", report.to_json())
+    shutil.copyfile(str(source[-1]), out / "size-report.json")
     outputs = {name: sha256_file(out / name)
                for name in ("image.elf", "image.hex", "image.map", "size-report.json")}
     lock = env["LOCK"]
-    tc = env["_BOARD_ENVS"][image.board.name]
+    tc = image.env
     tools = {"gcc": _version([tc["CC"]]),
              "ld": _version([str(tc["TOOLCHAIN"].tool("ld"))])}
     flags = {
@@ -87,7 +84,7 @@ def _write_release(target, source, env):
     if image.runtime == "iree":
         compiler = env.IreeCompilePath()
         tools["iree-compile"] = _version([str(compiler)], lines=3)
-        flags["iree-compile"] = iree_compile.flags(image.board)
+        flags["iree-compile"] = image.iree_flags
         flags["runtime-config-sha256"] = sha256_file(iree_build.CONFIG_FILE)
     model = image.model
     data = release.manifest(
@@ -114,15 +111,17 @@ def _write_release(target, source, env):
 
 def release_target(env, image):
     out = _release_dir(env, image)
+    size_json = env.SizeReportFiles(image)[0]
     node = env.Command(
         [str(out / "manifest.json"), str(out / release.CHECKSUMS)],
-        [image.elf, image.hex, image.map, env.Value(json.dumps(env["_RELEASE_STATE"]))],
-        SCons.Action.Action(_write_release, None), _IMAGE=image)
+        [image.elf, image.hex, image.map, env.Value(json.dumps(env["_RELEASE_STATE"])),
+         size_json],
+        SCons.Action.Action(_write_release, None), RELEASE_IMAGE=image)
     return node
 
 
 def _release_check(target, source, env):
-    image = env["_IMAGE"]
+    image = env["RELEASE_IMAGE"]
     ours = _release_dir(env, image)
     work = Path(tempfile.mkdtemp(prefix="ireerv-release-check-"))
     tree = work / "src"
@@ -155,12 +154,13 @@ def _release_check(target, source, env):
 
 def release_check(env, image):
     node = env.Alias("release-check-run", release_target(env, image),
-                     SCons.Action.Action(_release_check, None), _IMAGE=image)
+                     SCons.Action.Action(_release_check, None), RELEASE_IMAGE=image)
     env.AlwaysBuild(node)
     return node
 
 
 def generate(env) -> None:
+    env.Tool("ireerv_size")
     env.AddMethod(prepare_environment, "PrepareRelease")
     env.AddMethod(release_target, "Release")
     env.AddMethod(release_check, "ReleaseCheck")

@@ -47,13 +47,13 @@ def _simulator_path(env, board: Board) -> Path:
 
 
 def _build_simulator(target, source, env):
-    path = _simulator_path(env, env["_BOARD_OBJ"])
+    path = _simulator_path(env, env["BOARD_SPEC"])
     print(f"simulator: {path}")
 
 
 def simulator(env, board: Board):
     node = env.Alias(f"simulator-{board.name}", [],
-                     SCons.Action.Action(_build_simulator, None), _BOARD_OBJ=board)
+                     SCons.Action.Action(_build_simulator, None), BOARD_SPEC=board)
     env.AlwaysBuild(node)
     return node
 

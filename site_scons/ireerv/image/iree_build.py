@@ -8,6 +8,9 @@ that changes, so stale CMake cache entries never leak into a build.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import os
 import re
 import shlex
@@ -54,8 +57,9 @@ class RuntimeBuild:
 # Configuration
 
 
+@functools.cache
 def load_config(path: Path = CONFIG_FILE) -> dict[str, Any]:
-    """runtime/config.toml, checked for the keys the build uses."""
+    """runtime/config.toml, checked for the keys the build uses; read once per path."""
     try:
         config = tomllib.loads(path.read_text())
     except (OSError, tomllib.TOMLDecodeError) as error:
@@ -250,14 +254,28 @@ def build_runtime(iree_src: Path, build_dir: Path, toolchain: Toolchain, host_bi
     _configure_and_build(iree_src, build_dir, args, target["targets"], log_path,
                          f"IREE runtime ({profile}) from {iree_src}", toolchain_text, jobs)
 
-    libraries = [build_dir / lib for lib in target["libraries"]]
-    for library in libraries:
+    layout = runtime_layout(iree_src, build_dir, profile)
+    for library in layout.libraries:
         if not library.is_file():
             raise IreeBuildError(f"runtime build finished but {library} is missing",
                                  log_path=log_path)
+    return layout
+
+
+def runtime_layout(iree_src: Path, build_dir: Path, profile: str) -> RuntimeBuild:
+    """Where a runtime build in `build_dir` puts its libraries, and what code using it needs."""
+    config = load_config()
+    target = config["target"]
     include_dirs = [Path(d.format(src=iree_src, build=build_dir)) for d in target["include_dirs"]]
-    return RuntimeBuild(build_dir=build_dir, libraries=libraries, include_dirs=include_dirs,
-                        defines=app_defines(profile, config))
+    return RuntimeBuild(build_dir=build_dir,
+                        libraries=[build_dir / lib for lib in target["libraries"]],
+                        include_dirs=include_dirs, defines=app_defines(profile, config))
+
+
+def host_tools_key(iree_key: str) -> str:
+    """The cache key of the host tools: the IREE pin and the [host] configuration."""
+    recipe = json.dumps({"iree": iree_key, "host": load_config()["host"]}, sort_keys=True)
+    return hashlib.sha256(recipe.encode()).hexdigest()[:16]
 
 
 def compiler_commit(iree_compile: Path) -> str:

@@ -107,3 +107,10 @@ def _symbols(report: SizeReport) -> list[str]:
 def _pct(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.1f}"
 
+
+
+def format_summary(report: SizeReport) -> str:
+    """One line: what `scons image` prints after a link."""
+    t = report.totals
+    return (f"image: {t['code']:,} bytes code + initialised data (text {t['text']:,}, "
+            f"data {t['data_init']:,}), bss {t['bss']:,}")

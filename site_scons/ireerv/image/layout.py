@@ -1,0 +1,30 @@
+"""Where an image's and a runtime's files go in the build tree, and what identifies them."""
+
+from __future__ import annotations
+
+import hashlib
+
+from ireerv.boards import Board
+from ireerv.image.models import Model
+from ireerv.paths import BUILD
+
+
+def image_dir(board: Board, model: Model, size: int | None, runtime: str) -> str:
+    """build/<board>/<model>[-<N>][-c]: sizes and the plain C twin never overwrite each other."""
+    variant = model.variant(size) if model.is_dynamic else model.name
+    if runtime == "none":
+        variant += "-c"
+    return f"{BUILD}/{board.name}/{variant}"
+
+
+def runtime_dir(board: Board, profile: str) -> str:
+    return f"{BUILD}/runtime/{profile}-{board.march}-{board.mabi}"
+
+
+def inputs_digest(model: Model, size: int | None) -> str:
+    """A digest of the generated inputs: generated data changes rebuild what embeds them."""
+    digest = hashlib.sha256()
+    for array in model.generate_inputs(size):
+        digest.update(f"{array.dtype}{array.shape}".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
