@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from ireerv.run import check
 from ireerv.simulators.base import CYCLE_LIMIT, PASSED, RunResult
@@ -61,3 +62,23 @@ def test_runs_that_never_count_as_passed() -> None:
     limit = check.judge(RunResult(CYCLE_LIMIT, None, 1, OUTPUT, OUTPUT, 9.0,
                                   "cycle limit 100 reached"), EXPECTED)
     assert limit.problems == ["run cycle-limit: cycle limit 100 reached"]
+
+
+def test_run_record_round_trip(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from ireerv.run.record import SCHEMA, RecordError, RunRecord, load
+
+    result = RunResult(PASSED, 0, 0, "", "", 1.23456, "exit code 0")
+    verdict = check.judge(result, [])
+    image = SimpleNamespace(model=SimpleNamespace(name="m"), board=SimpleNamespace(name="b"),
+                            size=4, runtime="iree")
+    record = RunRecord.of(image, verdict, result)
+    record.write(tmp_path / "run.json")
+    assert load(tmp_path / "run.json") == record
+    data = record.to_json()
+    assert data["schema"] == SCHEMA and data["seconds"] == 1.235 and not data["passed"]
+    with pytest.raises(RecordError, match="schema"):
+        RunRecord.from_json({**data, "schema": "other/9"})
+    with pytest.raises(RecordError, match="unexpected keyword"):
+        RunRecord.from_json({**data, "cycles": 3})

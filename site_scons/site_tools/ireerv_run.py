@@ -23,6 +23,7 @@ from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD
 from ireerv.run import check, reference
+from ireerv.run.record import RunRecord
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.util.buildlog import BuildError
 
@@ -126,12 +127,8 @@ def _run_and_check(target, source, env):
         echo.close()
     expected, why_not = _reference(env, image)
     verdict = check.judge(result, expected, image.model.tolerance, why_not)
-    record = {
-        "model": image.model.name, "board": board.name, "size": image.size,
-        "runtime": image.runtime, **verdict.to_json(result),
-    }
     # Also on failure: the record says what failed (no later build trusts a failed target).
-    Path(str(target[0])).write_text(json.dumps(record, indent=2) + "\n")
+    RunRecord.of(image, verdict, result).write(Path(str(target[0])))
     _report(env, image, verdict)
 
 
@@ -180,14 +177,7 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
 
 
 def _simulator_identity(env, board: Board) -> str:
-    settings = board.simulator
-    if settings.kind == "qemu":  # installed: its version says which one
-        return identity.qemu(settings.binary or "qemu-system-riscv32")
-    from ireerv.simulators import verilator_build
-
-    # Built from pins: the cache entry's name is the key of everything it is built from.
-    return verilator_build.cluster_simulator_entry(
-        env.GetFetcher(), settings.extra["testbench"]).name
+    return simulators.identity(board.simulator, env.GetFetcher())
 
 
 def run_image(env, image):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -19,19 +18,6 @@ class Verdict:
     passed: bool
     problems: list[str] = field(default_factory=list)
     parsed: RunnerOutput | None = None
-
-    def to_json(self, result: RunResult) -> dict[str, Any]:
-        parsed = self.parsed or RunnerOutput()
-        return {
-            "passed": self.passed,
-            "problems": self.problems,
-            "reason": result.reason,
-            "detail": result.detail,
-            "seconds": round(result.seconds, 3),
-            "startup_cycles": parsed.startup_cycles,
-            "input_cycles": parsed.input_cycles,
-            "call_cycles": parsed.call_cycles,
-        }
 
 
 def _same(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:

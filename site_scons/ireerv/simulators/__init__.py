@@ -4,6 +4,7 @@ A kind module provides:
   KIND, KEYS                 its name in board.toml and the keys of its [simulator] table
   parse_settings(table, harts, timeout, where) -> Settings   check the board's table
   prepare(settings, fetcher, log_dir) -> Path   find or build the simulator executable
+  identity(settings, fetcher) -> str   which simulator runs: a run depends on it
   run(settings, simulator, image, timeout=, maxcycles=, on_output=) -> RunResult
 A new kind is one module added to KINDS below.
 """
@@ -56,6 +57,10 @@ def prepare(settings: Settings, fetcher: Any = None, log_dir: Path | None = None
     return kind(settings.kind).prepare(settings, fetcher, log_dir)
 
 
+def identity(settings: Settings, fetcher: Any = None) -> str:
+    return kind(settings.kind).identity(settings, fetcher)
+
+
 def run(settings: Settings, simulator: Path, image: Image, *, timeout: float | None = None,
         maxcycles: int | None = None, on_output: OutputCallback | None = None) -> RunResult:
     """Run `image` with the board's limits unless `timeout`/`maxcycles` override them."""
@@ -65,7 +70,7 @@ def run(settings: Settings, simulator: Path, image: Image, *, timeout: float | N
 
 
 __all__ = ["KINDS", "Image", "RunResult", "Settings", "SettingsError", "SimulationError",
-           "kind", "parse_settings", "prepare", "run", "run_on_board"]
+           "identity", "kind", "parse_settings", "prepare", "run", "run_on_board"]
 
 
 def run_on_board(board: Any, *, elf: Path, hex_file: Path | None = None,

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ireerv.inputs import identity as tool_identity
 from ireerv.simulators.base import (
     CRASH,
     FAILED,
@@ -57,6 +58,11 @@ def prepare(settings: Settings, fetcher: object = None, log_dir: Path | None = N
     if exe is None:
         raise SimulationError(f"{settings.binary} not found on PATH ({PACKAGE_HINT})")
     return Path(exe)
+
+
+def identity(settings: Settings, fetcher: object = None) -> str:
+    """Installed from the system: its version says which one."""
+    return tool_identity.qemu(settings.binary or DEFAULT_BINARY)
 
 
 def command(simulator: Path, args: Sequence[str], elf: Path) -> list[str]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ireerv.simulators import testbench
+from ireerv.simulators.testbench import parse as parse_testbench
 from ireerv.simulators.base import (
     CRASH,
     CYCLE_LIMIT,
@@ -44,7 +44,7 @@ def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str
     maxcycles = table.get("maxcycles")
     if not isinstance(maxcycles, int) or isinstance(maxcycles, bool) or maxcycles <= 0:
         raise SettingsError(f"{where}: maxcycles must be a positive integer")
-    bench = testbench.parse(table.get("testbench"), where)
+    bench = parse_testbench(table.get("testbench"), where)
     return Settings(KIND, timeout, maxcycles=maxcycles, extra={"testbench": bench})
 
 
@@ -53,6 +53,13 @@ def prepare(settings: Settings, fetcher: Any, log_dir: Path) -> Path:
     from ireerv.simulators import verilator_build  # needs the fetch layer
 
     return verilator_build.cluster_simulator(fetcher, settings.extra["testbench"], log_dir)
+
+
+def identity(settings: Settings, fetcher: Any) -> str:
+    """Built from pins: the cache entry's name is the key of everything it is built from."""
+    from ireerv.simulators import verilator_build
+
+    return verilator_build.cluster_simulator_entry(fetcher, settings.extra["testbench"]).name
 
 
 def command(simulator: Path, hex_file: Path, maxcycles: int) -> list[str]:

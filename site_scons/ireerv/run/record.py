@@ -1,0 +1,83 @@
+"""The run record: what one checked run of an image wrote, in one schema.
+
+Written as JSON beside the image (`run.json`, `bench-run.json`), also for a
+failed run (it then says what failed); read by the bench.
+
+    {"schema": "ireerv-run/1",
+     "model": str, "board": str, "size": int | null, "runtime": "iree" | "none",
+     "passed": bool, "problems": [str],
+     "reason": "passed" | "failed" | "timeout" | "cycle-limit" | "crash", "detail": str,
+     "seconds": float,
+     "startup_cycles": int | null, "input_cycles": int | null, "call_cycles": [int]}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ireerv.image.runner_data import RunnerOutput
+from ireerv.run.check import Verdict
+from ireerv.simulators.base import RunResult
+from ireerv.util.files import atomic_write
+
+SCHEMA = "ireerv-run/1"
+
+
+class RecordError(ValueError):
+    """A run record that is not one: wrong schema, missing or mistyped keys."""
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    model: str
+    board: str
+    size: int | None
+    runtime: str
+    passed: bool
+    reason: str
+    detail: str
+    seconds: float
+    problems: list[str] = field(default_factory=list)
+    startup_cycles: int | None = None
+    input_cycles: int | None = None
+    call_cycles: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, image: Any, verdict: Verdict, result: RunResult) -> RunRecord:
+        """The record of one run of `image` (anything with model, board, size, runtime)."""
+        parsed = verdict.parsed or RunnerOutput()
+        return cls(model=image.model.name, board=image.board.name, size=image.size,
+                   runtime=image.runtime, passed=verdict.passed, reason=result.reason,
+                   detail=result.detail, seconds=round(result.seconds, 3),
+                   problems=list(verdict.problems), startup_cycles=parsed.startup_cycles,
+                   input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "run record") -> RunRecord:
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise RecordError(f"{where}: not a run record of schema {SCHEMA}")
+        values = {k: v for k, v in data.items() if k != "schema"}
+        try:
+            record = cls(**values)
+        except TypeError as err:
+            raise RecordError(f"{where}: {err}") from None
+        if not isinstance(record.size, (int, type(None))) or isinstance(record.size, bool):
+            raise RecordError(f"{where}: size must be a whole number or null")
+        return record
+
+    def write(self, path: Path) -> None:
+        atomic_write(path, json.dumps(self.to_json(), indent=2) + "\n")
+
+
+def load(path: Path) -> RunRecord:
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        raise RecordError(f"cannot read run record {path}: {err}") from None
+    return RunRecord.from_json(data, str(path))
