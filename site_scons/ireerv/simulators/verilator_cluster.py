@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ireerv.simulators.testbench import parse as parse_testbench
 from ireerv.simulators.base import (
     CRASH,
     CYCLE_LIMIT,
@@ -29,6 +28,7 @@ from ireerv.simulators.base import (
     finish,
     stream,
 )
+from ireerv.simulators.testbench import parse as parse_testbench
 
 KIND = "verilator-cluster"
 KEYS = ("kind", "timeout", "maxcycles", "testbench")
