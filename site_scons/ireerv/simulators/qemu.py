@@ -11,22 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import ireerv.simulators.base as base
 from ireerv.inputs import identity as tool_identity
-from ireerv.simulators.base import (
-    CRASH,
-    FAILED,
-    PASSED,
-    TIMEOUT,
-    Image,
-    OutputCallback,
-    RunResult,
-    Settings,
-    SettingsError,
-    SimulationError,
-    code_detail,
-    finish,
-    stream,
-)
 
 KIND = "qemu"
 DEFAULT_BINARY = "qemu-system-riscv32"
@@ -36,31 +22,31 @@ DEFAULT_ARGS = ("-machine", "virt", "-smp", "4", "-bios", "none", "-nographic",
 KEYS = ("kind", "timeout", "binary", "args")
 
 
-def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str) -> Settings:
+def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str) -> base.Settings:
     args = table.get("args")
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-        raise SettingsError(f"{where}: args must be a list of strings")
+        raise base.SettingsError(f"{where}: args must be a list of strings")
     if "-kernel" in args:
-        raise SettingsError(f"{where}: args must not name the image (-kernel)")
+        raise base.SettingsError(f"{where}: args must not name the image (-kernel)")
     if "-smp" in args:
         index = args.index("-smp")
         if index + 1 >= len(args) or args[index + 1].split(",")[0] != str(harts):
-            raise SettingsError(f"{where}: -smp must match harts = {harts}")
+            raise base.SettingsError(f"{where}: -smp must match harts = {harts}")
     binary = table.get("binary", DEFAULT_BINARY)
     if not isinstance(binary, str) or not binary:
-        raise SettingsError(f"{where}: binary must be a program name")
-    return Settings(KIND, timeout, binary=binary, args=tuple(args))
+        raise base.SettingsError(f"{where}: binary must be a program name")
+    return base.Settings(KIND, timeout, binary=binary, args=tuple(args))
 
 
-def prepare(settings: Settings, fetcher: object = None, log_dir: Path | None = None) -> Path:
+def prepare(settings: base.Settings, fetcher: object = None, log_dir: Path | None = None) -> Path:
     """The QEMU executable on PATH."""
     exe = shutil.which(settings.binary or DEFAULT_BINARY)
     if exe is None:
-        raise SimulationError(f"{settings.binary} not found on PATH ({PACKAGE_HINT})")
+        raise base.SimulationError(f"{settings.binary} not found on PATH ({PACKAGE_HINT})")
     return Path(exe)
 
 
-def identity(settings: Settings, fetcher: object = None) -> str:
+def identity(settings: base.Settings, fetcher: object = None) -> str:
     """Installed from the system: its version says which one."""
     return tool_identity.qemu(settings.binary or DEFAULT_BINARY)
 
@@ -70,7 +56,7 @@ def command(simulator: Path, args: Sequence[str], elf: Path) -> list[str]:
 
 
 def judge(command: Sequence[str], status: int | None, output: str, seconds: float,
-          timeout: float) -> RunResult:
+          timeout: float) -> base.RunResult:
     """How the run ended, from QEMU's status and what it printed."""
     name = Path(command[0]).name
     qemu_errors = [ln for ln in output.splitlines() if ln.startswith(f"{name}:")]
@@ -79,31 +65,32 @@ def judge(command: Sequence[str], status: int | None, output: str, seconds: floa
         program += "\n"
     args = (command, status, output, program, seconds)
     if status is None:
-        return finish(*args, TIMEOUT, None, f"no exit after {timeout:g} s")
+        return base.finish(*args, base.TIMEOUT, None, f"no exit after {timeout:g} s")
     if status < 0:
-        return finish(*args, CRASH, None, f"QEMU died on signal {-status}")
+        return base.finish(*args, base.CRASH, None, f"QEMU died on signal {-status}")
     if qemu_errors:
-        return finish(*args, CRASH, None, qemu_errors[0])
+        return base.finish(*args, base.CRASH, None, qemu_errors[0])
     if status == 0:
-        return finish(*args, PASSED, 0, "exit code 0")
+        return base.finish(*args, base.PASSED, 0, "exit code 0")
     # The finisher's code is 16 bits; the BSP keeps its low byte non-zero.
-    return finish(*args, FAILED, status, code_detail(status))
+    return base.finish(*args, base.FAILED, status, base.code_detail(status))
 
 
-def run(settings: Settings, simulator: Path, image: Image, *, timeout: float,
-        maxcycles: int | None = None, on_output: OutputCallback | None = None) -> RunResult:
+def run(settings: base.Settings, simulator: Path, image: base.Image, *, timeout: float,
+        maxcycles: int | None = None,
+        on_output: base.OutputCallback | None = None) -> base.RunResult:
     if not Path(image.elf).is_file():
-        raise SimulationError(f"image {image.elf} does not exist")
+        raise base.SimulationError(f"image {image.elf} does not exist")
     cmd = command(simulator, settings.args, Path(image.elf))
-    status, output, seconds = stream(cmd, timeout, on_output)
+    status, output, seconds = base.stream(cmd, timeout, on_output)
     return judge(cmd, status, output, seconds, timeout)
 
 
 def run_qemu(elf: Path, *, binary: str = DEFAULT_BINARY, args: Sequence[str] = DEFAULT_ARGS,
-             timeout: float = 300, on_output: OutputCallback | None = None) -> RunResult:
+             timeout: float = 300, on_output: base.OutputCallback | None = None) -> base.RunResult:
     """Run an ELF on QEMU with explicit arguments (tests and experiments)."""
-    settings = Settings(KIND, timeout, binary=binary, args=tuple(args))
+    settings = base.Settings(KIND, timeout, binary=binary, args=tuple(args))
     if not Path(elf).is_file():
-        raise SimulationError(f"image {elf} does not exist")
-    return run(settings, prepare(settings), Image(Path(elf)), timeout=timeout,
+        raise base.SimulationError(f"image {elf} does not exist")
+    return run(settings, prepare(settings), base.Image(Path(elf)), timeout=timeout,
                on_output=on_output)

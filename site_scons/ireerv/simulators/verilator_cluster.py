@@ -12,22 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ireerv.simulators.base import (
-    CRASH,
-    CYCLE_LIMIT,
-    FAILED,
-    PASSED,
-    TIMEOUT,
-    Image,
-    OutputCallback,
-    RunResult,
-    Settings,
-    SettingsError,
-    SimulationError,
-    code_detail,
-    finish,
-    stream,
-)
+import ireerv.simulators.base as base
 from ireerv.simulators.testbench import parse as parse_testbench
 
 KIND = "verilator-cluster"
@@ -40,22 +25,22 @@ _TB_CYCLE_LIMIT = re.compile(r"\[TB\] max cycle limit reached \((\d+)\)")
 _TB_LINE = re.compile(r"^(\[TB\]|\[\d+\] %|%Error|%Warning|- tb/|- \S+\.sv:|Aborting\.\.\.)")
 
 
-def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str) -> Settings:
+def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str) -> base.Settings:
     maxcycles = table.get("maxcycles")
     if not isinstance(maxcycles, int) or isinstance(maxcycles, bool) or maxcycles <= 0:
-        raise SettingsError(f"{where}: maxcycles must be a positive integer")
+        raise base.SettingsError(f"{where}: maxcycles must be a positive integer")
     bench = parse_testbench(table.get("testbench"), where)
-    return Settings(KIND, timeout, maxcycles=maxcycles, extra={"testbench": bench})
+    return base.Settings(KIND, timeout, maxcycles=maxcycles, extra={"testbench": bench})
 
 
-def prepare(settings: Settings, fetcher: Any, log_dir: Path) -> Path:
+def prepare(settings: base.Settings, fetcher: Any, log_dir: Path) -> Path:
     """The cluster model, built on demand from the pinned sources into the cache."""
     from ireerv.simulators import verilator_build  # needs the fetch layer
 
     return verilator_build.cluster_simulator(fetcher, settings.extra["testbench"], log_dir)
 
 
-def identity(settings: Settings, fetcher: Any) -> str:
+def identity(settings: base.Settings, fetcher: Any) -> str:
     """Built from pins: the cache entry's name is the key of everything it is built from."""
     from ireerv.simulators import verilator_build
 
@@ -67,29 +52,32 @@ def command(simulator: Path, hex_file: Path, maxcycles: int) -> list[str]:
 
 
 def judge(command: Sequence[str], status: int | None, output: str, seconds: float,
-          timeout: float) -> RunResult:
+          timeout: float) -> base.RunResult:
     """How the run ended, from the testbench's lines and the simulator's status."""
     program = "".join(ln for ln in output.splitlines(keepends=True) if not _TB_LINE.match(ln))
     args = (command, status, output, program, seconds)
     if status is None:
-        return finish(*args, TIMEOUT, None, f"no exit after {timeout:g} s")
+        return base.finish(*args, base.TIMEOUT, None, f"no exit after {timeout:g} s")
     if _TB_SUCCESS in output and status == 0:
-        return finish(*args, PASSED, 0, "exit code 0")
+        return base.finish(*args, base.PASSED, 0, "exit code 0")
     failure = _TB_FAILURE.search(output)
     if failure:
         code = int(failure.group(1))
-        return finish(*args, FAILED, code, code_detail(code))
+        return base.finish(*args, base.FAILED, code, base.code_detail(code))
     limit = _TB_CYCLE_LIMIT.search(output)
     if limit:
-        return finish(*args, CYCLE_LIMIT, None, f"cycle limit {limit.group(1)} reached")
+        limit_text = f"cycle limit {limit.group(1)} reached"
+        return base.finish(*args, base.CYCLE_LIMIT, None, limit_text)
     how = f"signal {-status}" if status < 0 else f"status {status}"
-    return finish(*args, CRASH, None, f"the simulator ended with {how} before the program exited")
+    return base.finish(*args, base.CRASH, None,
+                       f"the simulator ended with {how} before the program exited")
 
 
-def run(settings: Settings, simulator: Path, image: Image, *, timeout: float,
-        maxcycles: int | None = None, on_output: OutputCallback | None = None) -> RunResult:
+def run(settings: base.Settings, simulator: Path, image: base.Image, *, timeout: float,
+        maxcycles: int | None = None,
+        on_output: base.OutputCallback | None = None) -> base.RunResult:
     if image.hex is None:
-        raise SimulationError("the cluster runs a hex image; none given")
+        raise base.SimulationError("the cluster runs a hex image; none given")
     cycles = maxcycles if maxcycles is not None else settings.maxcycles
     assert cycles is not None
     return run_cluster(simulator, image.hex, maxcycles=cycles, timeout=timeout,
@@ -97,17 +85,17 @@ def run(settings: Settings, simulator: Path, image: Image, *, timeout: float,
 
 
 def run_cluster(simulator: Path, hex_file: Path, *, maxcycles: int, timeout: float = 1800,
-                on_output: OutputCallback | None = None) -> RunResult:
+                on_output: base.OutputCallback | None = None) -> base.RunResult:
     """Run a `objcopy -O verilog` image on the cluster's Verilator model."""
     simulator, hex_file = Path(simulator), Path(hex_file)
     if not (simulator.is_file() and os.access(simulator, os.X_OK)):
-        raise SimulationError(f"cluster simulator {simulator} is not an executable file "
+        raise base.SimulationError(f"cluster simulator {simulator} is not an executable file "
                               "(build it first: `scons simulator`)")
     if not hex_file.is_file():
-        raise SimulationError(f"image {hex_file} does not exist")
+        raise base.SimulationError(f"image {hex_file} does not exist")
     if maxcycles <= 0:
-        raise SimulationError(f"maxcycles must be positive, not {maxcycles}")
+        raise base.SimulationError(f"maxcycles must be positive, not {maxcycles}")
     # The testbench reads +firmware with $readmemh: give it an absolute path.
     cmd = command(simulator.resolve(), hex_file.resolve(), maxcycles)
-    status, output, seconds = stream(cmd, timeout, on_output)
+    status, output, seconds = base.stream(cmd, timeout, on_output)
     return judge(cmd, status, output, seconds, timeout)
