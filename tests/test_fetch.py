@@ -30,7 +30,8 @@ from fetch_fixtures import (
 )
 
 from ireerv.inputs import archive, cache
-from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError, mirror_url
+from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
+from ireerv.inputs.fetch_common import mirror_url
 from ireerv.inputs.lock import load_lock
 
 

@@ -216,43 +216,59 @@ def _parse_input(path: Path, name: str, data: Any) -> Input:
     if kind in ("git", "archive"):
         fields["url"] = t.string("url")
     if kind == "git":
-        fields["commit"] = t.hex("commit", _COMMIT, "a full 40-hex-digit commit id")
-        fields["tag"] = t.string("tag", required=False)
-        subs = t.data.get("submodules", {})
-        if not isinstance(subs, dict):
-            raise t.error("submodules", "must be a table of path = input name")
-        fields["submodules"] = {}
-        for sub_path, sub_name in subs.items():
-            if not isinstance(sub_name, str):
-                raise t.error("submodules", f"'{sub_path}' must name an input, got {sub_name!r}")
-            fields["submodules"][_rel_path(t, "submodules", sub_path)] = sub_name
-        fields["exclude"] = _exclude(t, fields["submodules"])
+        fields.update(_git_fields(t))
     if kind in ("archive", "deb"):
         fields["sha256"] = t.hex("sha256", _SHA256, "64 hex digits (a sha256)")
     if kind == "archive":
-        strip = t.data.get("strip", 0)
-        if not isinstance(strip, int) or isinstance(strip, bool) or strip < 0:
-            raise t.error("strip", f"must be a whole number >= 0, got {strip!r}")
-        fields["strip"] = strip
-        url = urlsplit(fields["url"])
-        if url.scheme not in ("http", "https", "file") or not posixpath.basename(url.path):
-            msg = "must be an http(s) or file URL ending in a file name"
-            raise t.error("url", f"'{fields['url']}' {msg}")
+        fields["strip"] = _archive_strip(t, fields["url"])
     if kind in ("deb", "wheel"):
         fields["package"] = t.string("package")
         fields["version"] = t.string("version")
     if kind == "wheel":
-        files = t.data["files"]
-        if not isinstance(files, dict) or not files:
-            raise t.error("files", "must be a non-empty table of wheel file name = sha256")
-        checked = {}
-        for fname, digest in files.items():
-            if not fname.endswith(".whl") or "/" in fname:
-                raise t.error("files", f"'{fname}' is not a wheel file name")
-            what = f"64 hex digits (the sha256 of {fname})"
-            checked[fname] = t.hex("files", _SHA256, what, digest)
-            _check_wheel_version(t, fields["version"], fname)
-        fields["files"] = checked
+        fields["files"] = _wheel_files(t, fields["version"])
+    fields["patches"] = _patches(path, name, t)
+    return Input(**fields)
+
+
+def _git_fields(t: _Table) -> dict[str, Any]:
+    subs = t.data.get("submodules", {})
+    if not isinstance(subs, dict):
+        raise t.error("submodules", "must be a table of path = input name")
+    submodules = {}
+    for sub_path, sub_name in subs.items():
+        if not isinstance(sub_name, str):
+            raise t.error("submodules", f"'{sub_path}' must name an input, got {sub_name!r}")
+        submodules[_rel_path(t, "submodules", sub_path)] = sub_name
+    return {"commit": t.hex("commit", _COMMIT, "a full 40-hex-digit commit id"),
+            "tag": t.string("tag", required=False), "submodules": submodules,
+            "exclude": _exclude(t, submodules)}
+
+
+def _archive_strip(t: _Table, url_text: str) -> int:
+    strip = t.data.get("strip", 0)
+    if not isinstance(strip, int) or isinstance(strip, bool) or strip < 0:
+        raise t.error("strip", f"must be a whole number >= 0, got {strip!r}")
+    url = urlsplit(url_text)
+    if url.scheme not in ("http", "https", "file") or not posixpath.basename(url.path):
+        raise t.error("url", f"'{url_text}' must be an http(s) or file URL ending in a file name")
+    return strip
+
+
+def _wheel_files(t: _Table, version: str) -> dict[str, str]:
+    files = t.data["files"]
+    if not isinstance(files, dict) or not files:
+        raise t.error("files", "must be a non-empty table of wheel file name = sha256")
+    checked = {}
+    for fname, digest in files.items():
+        if not fname.endswith(".whl") or "/" in fname:
+            raise t.error("files", f"'{fname}' is not a wheel file name")
+        what = f"64 hex digits (the sha256 of {fname})"
+        checked[fname] = t.hex("files", _SHA256, what, digest)
+        _check_wheel_version(t, version, fname)
+    return checked
+
+
+def _patches(path: Path, name: str, t: _Table) -> tuple[Patch, ...]:
     patches = t.data.get("patches", [])
     if not isinstance(patches, list):
         raise t.error("patches", "must be a list of { file = ..., sha256 = ... }")
@@ -262,8 +278,7 @@ def _parse_input(path: Path, name: str, data: Any) -> Input:
         pt.check_keys(("file", "sha256"))
         file = _rel_path(pt, "file", pt.string("file"))
         parsed.append(Patch(file, pt.hex("sha256", _SHA256, "64 hex digits")))
-    fields["patches"] = tuple(parsed)
-    return Input(**fields)
+    return tuple(parsed)
 
 
 def _resolve_submodules(path: Path, inputs: dict[str, Input]) -> dict[str, Input]:
