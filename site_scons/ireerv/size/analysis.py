@@ -16,10 +16,10 @@ from ireerv.size.report import (
     REMAINDER,
     Component,
     Memory,
-    Placement,
     RegionUsage,
     Remainder,
     Section,
+    SectionCopy,
     SizeReport,
     SizeReportError,
     Symbol,
@@ -252,20 +252,20 @@ def _credit(item: mapfile.InputSection, sec: Section, nbytes: int, rules: list[C
 
 def _place(
     sections: list[Section], regions: Sequence[Region]
-) -> tuple[list[RegionUsage], list[Placement]]:
+) -> tuple[list[RegionUsage], list[SectionCopy]]:
     """Put each allocated section (and the load image of initialised data) into a region."""
     usage = [RegionUsage(r) for r in regions]
-    unplaced: list[Placement] = []
+    unplaced: list[SectionCopy] = []
     if not regions:
         return usage, unplaced
     for sec in sections:
         if not sec.alloc or sec.size == 0:
             continue
-        wanted: list[Placement] = []
+        wanted: list[SectionCopy] = []
         if not (sec.tls and sec.type == "NOBITS"):  # .tbss is a template, not memory
-            wanted.append(Placement(sec.name, "vma", sec.address, sec.size))
+            wanted.append(SectionCopy(sec.name, "vma", sec.address, sec.size))
         if sec.type != "NOBITS" and sec.load_address != sec.address:
-            wanted.append(Placement(sec.name, "lma", sec.load_address, sec.size))
+            wanted.append(SectionCopy(sec.name, "lma", sec.load_address, sec.size))
         for p in wanted:
             home = next((u for u in usage if u.region.origin <= p.address < u.region.end), None)
             if home is None:

@@ -144,7 +144,9 @@ class Remainder(Component):
 
 
 @dataclass(frozen=True)
-class Placement:
+class SectionCopy:
+    """One copy of a section in memory: where it runs (vma) or where its image is loaded (lma)."""
+
     section: str
     kind: Literal["vma", "lma"]  # the run-time address, or the load image's address
     address: int
@@ -159,7 +161,7 @@ class Placement:
 @dataclass
 class RegionUsage:
     region: Region
-    placements: list[Placement] = field(default_factory=list)
+    placements: list[SectionCopy] = field(default_factory=list)
 
     @property
     def used(self) -> int:
@@ -204,7 +206,7 @@ class SizeReport:
     components: list[Component]
     remainder: Remainder
     regions: list[RegionUsage]
-    unplaced: list[Placement]
+    unplaced: list[SectionCopy]
     symbols: list[Symbol]
     top: int
 
