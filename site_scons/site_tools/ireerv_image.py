@@ -23,6 +23,7 @@ from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
 from ireerv.util.scons import build_error, short_action, user_error, write_value
+from ireerv.softfloat import choices as softfloat
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 
@@ -188,13 +189,16 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str)
         model.generate_inputs(size)  # a generator that cannot make them fails here, once
     except ModelError as err:
         user_error(err)
-    idir = layout.image_dir(board, model, size, runtime)
+    idir = (layout.image_dir(board, model, size, runtime)
+            + softfloat.image_suffix(env["SOFTFLOAT"]))
     libs: list = []
     if runtime == "none":
         objects = _plain_c_objects(benv, model, size, idir)
     else:
         libs = iree_runtime(env, board)
         objects = [*_iree_objects(benv, model, size, idir, libs), *libs]
+    # The soft-float objects define __addsf3 & co. before libgcc is searched.
+    objects += env.SoftFloatObjects(benv)
     elf, map_file = benv.Program(f"{idir}/image.elf", [*objects, *benv["BSP_OBJECTS"]],
                                  LIBS=benv.get("IMAGE_LIBS", []))[:2]
     benv.Depends([elf, map_file], benv["LINKER_SCRIPT"])
@@ -267,6 +271,8 @@ def generate(env) -> None:
     env.AddMethod(model_image, "ModelImage")
     env.AddMethod(iree_runtime, "IreeRuntime")
     env.AddMethod(_iree_compile_path, "IreeCompilePath")
+    env.AddMethod(_board_env, "BoardEnv")
+    env.Tool("ireerv_softfloat")
 
 
 def exists(env) -> bool:

@@ -219,6 +219,7 @@ def bench_target(env):
 
 def generate(env) -> None:
     env.AddMethod(simulator, "Simulator")
+    env.AddMethod(_simulator_path, "SimulatorPath")
     env.AddMethod(run_result, "RunResult")
     env.AddMethod(run_image, "RunImage")
     env.AddMethod(bench_target, "Bench")

@@ -16,15 +16,20 @@ from ireerv.size.rules import ComponentRule, default_rules
 
 KERNEL_OBJECT = "model_kernel.o"
 CONTROL_OBJECT = "model_module.o"
+SOFT_FLOAT_DIR = "softfloat"  # build/<board>/softfloat/<choice>/
 
 
 def rules() -> list[ComponentRule]:
-    return default_rules(
-        kernel=KERNEL_OBJECT,
-        control=CONTROL_OBJECT,
-        bsp=("*/bsp/*",),
-        app=("*/runner.o", "*/model_data.o", "*/plain.o"),
-    )
+    return [
+        *default_rules(
+            kernel=KERNEL_OBJECT,
+            control=CONTROL_OBJECT,
+            bsp=("*/bsp/*",),
+            app=("*/runner.o", "*/model_data.o", "*/plain.o"),
+        ),
+        # The SOFTFLOAT routines built here (RVfplib, fmaf); libgcc's have their own rule.
+        ComponentRule("soft-float", path=(f"*/{SOFT_FLOAT_DIR}/*",)),
+    ]
 
 
 def report_for(elf: Path, map_file: Path | None, regions, top: int) -> SizeReport:

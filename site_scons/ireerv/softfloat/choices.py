@@ -1,0 +1,84 @@
+"""The soft-float routines an image links: which ones, from where, built how.
+
+A core without an FPU computes every f32 operation in a library routine
+(`__addsf3`, `__mulsf3`, ...).  SOFTFLOAT selects them for every image of a
+build (IREE runtime, kernels and plain C alike: they all call the same
+entry points):
+
+- `libgcc`: GCC's own, from the rv32im multilib (no compressed instructions);
+- `rvfplib`: RVfplib's speed-optimised assembly routines;
+- `rvfplib-size`: RVfplib's size-optimised ones.
+
+RVfplib (pinned in toolchain.lock) is assembled for the board's exact
+-march, with compressed instructions, and its objects are linked ahead of
+libgcc, so they define the entry points and libgcc's copies are never
+pulled in.  Only the single-precision routines the bit-exactness check
+covers are taken (softfloat/check.c); double precision stays with libgcc.
+Every choice also links softfloat/fmaf.c, a correctly rounded fmaf: the C
+library's soft-float fmaf rounds twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ireerv.paths import BUILD, PROJECT_ROOT
+
+SOURCE_DIR = PROJECT_ROOT / "softfloat"
+FMAF_SOURCE = SOURCE_DIR / "fmaf.c"
+RVFPLIB_INPUT = "rvfplib"
+RVFPLIB_DIR = Path("src/asm/ieee754")  # with subnormals; ieee754_nd flushes them
+# One file per entry point; __addsf3.S also defines __subsf3, __eqsf2.S __nesf2.
+RVFPLIB_ROUTINES: tuple[str, ...] = (
+    "__addsf3", "__mulsf3", "__divsf3", "__eqsf2", "__ltsf2", "__lesf2", "__gtsf2",
+    "__gesf2", "__fixsfsi", "__fixunssfsi", "__floatsisf", "__floatunsisf",
+)
+
+
+class SoftFloatError(ValueError):
+    """An unknown choice, or an RVfplib tree without the routines it should have."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    name: str
+    help: str
+    rvfplib_define: str | None = None  # PERFORMANCE / SIZE, RVfplib's variant switch
+
+
+CHOICES: dict[str, Choice] = {c.name: c for c in (
+    Choice("libgcc", "GCC's libgcc routines (rv32im multilib, not compressed)"),
+    Choice("rvfplib", "RVfplib, speed-optimised, built for the board's -march",
+           "PERFORMANCE"),
+    Choice("rvfplib-size", "RVfplib, size-optimised, built for the board's -march", "SIZE"),
+)}
+# The fastest per multiply-add on the cluster (scons softfloat-bench; README).
+DEFAULT = "rvfplib"
+
+
+def choice(name: str) -> Choice:
+    try:
+        return CHOICES[name]
+    except KeyError:
+        raise SoftFloatError(
+            f"SOFTFLOAT={name!r} is not one of: {', '.join(CHOICES)}") from None
+
+
+def rvfplib_sources(root: Path) -> list[Path]:
+    """The assembly files of the routines taken from an RVfplib tree."""
+    sources = [root / RVFPLIB_DIR / f"{name}.S" for name in RVFPLIB_ROUTINES]
+    missing = [str(p.relative_to(root)) for p in sources if not p.is_file()]
+    if missing:
+        raise SoftFloatError(f"RVfplib at {root} lacks {', '.join(missing)}")
+    return sources
+
+
+def build_dir(name: str, board: str) -> str:
+    """Where a choice's objects are built for a board (with its flags)."""
+    return f"{BUILD}/{board}/softfloat/{name}"
+
+
+def image_suffix(name: str) -> str:
+    """Image folders of a non-default choice carry its name, so choices never mix."""
+    return "" if name == DEFAULT else f"-{name}"

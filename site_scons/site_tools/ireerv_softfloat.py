@@ -1,0 +1,163 @@
+"""Soft-float routines per SOFTFLOAT, and the programs that check and measure them.
+
+Adds env.SoftFloatObjects(benv, name) (the objects every image links for a
+choice), env.SoftFloatCheck() (bit-exactness on qemu-virt against the host)
+and env.SoftFloatBench() (cycles per call on both boards, every choice).
+Needs the ireerv_image and ireerv_run tools.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import SCons.Action
+import SCons.Errors
+
+from ireerv import simulators
+from ireerv.boards import Board, load_board
+from ireerv.inputs.fetch import FetchError
+from ireerv.paths import BUILD
+from ireerv.simulators.base import Image, SimulationError
+from ireerv.softfloat import bench as softfloat_bench
+from ireerv.softfloat import choices as softfloat
+from ireerv.softfloat import reference as softfloat_ref
+
+CHECK_COUNT = 1 << 20  # random operand sets per operation
+CHECK_SEED = 1
+BENCH_BOARDS = ("cluster4", "qemu-virt")
+
+
+def _action(function, label: str):
+    return SCons.Action.Action(
+        function, strfunction=lambda target, source, env: f"{label:<8}{target[0]}")
+
+
+def softfloat_objects(env, benv, name: str | None = None) -> list:
+    """fmaf.o and, for RVfplib, its routines assembled with the board's flags."""
+    name = name or env["SOFTFLOAT"]
+    if "_SOFTFLOAT" not in benv:
+        benv["_SOFTFLOAT"] = {}
+    cache = benv["_SOFTFLOAT"]
+    if name in cache:
+        return cache[name]
+    try:
+        choice = softfloat.choice(name)
+        senv = benv.Clone()
+        senv.Append(CCFLAGS=["-O2", "-ffp-contract=off"])
+        sdir = softfloat.build_dir(name, benv["BOARD_SPEC"].name)
+        objects = senv.Object(f"{sdir}/fmaf.o", str(softfloat.FMAF_SOURCE))
+        if choice.rvfplib_define:
+            root = env.GetFetcher().path(softfloat.RVFPLIB_INPUT)
+            aenv = benv.Clone()
+            aenv.Append(CPPDEFINES=[(choice.rvfplib_define, 1)])
+            for src in softfloat.rvfplib_sources(root):
+                objects += aenv.Object(f"{sdir}/{src.stem}.o", str(src))
+    except (softfloat.SoftFloatError, FetchError) as err:
+        raise SCons.Errors.UserError(str(err)) from None
+    cache[name] = objects
+    return objects
+
+
+def _program(env, board: Board, program: str, name: str, defines: list[str]):
+    """A bare-metal program from softfloat/ linked with soft-float choice `name`."""
+    benv = env.BoardEnv(board)
+    pdir = f"{BUILD}/{board.name}/softfloat-{program}-{name}"
+    penv = benv.Clone()
+    penv.Append(CCFLAGS=["-O2"], CPPDEFINES=defines, CPPPATH=[str(softfloat.SOURCE_DIR)])
+    obj = penv.Object(f"{pdir}/{program}.o", str(softfloat.SOURCE_DIR / f"{program}.c"))
+    elf = penv.Program(f"{pdir}/image.elf",
+                       [*obj, *benv["BSP_OBJECTS"], *softfloat_objects(env, benv, name)])
+    penv.Depends(elf, benv["LINKER_SCRIPT"])
+    hex_file = penv.Hex(f"{pdir}/image.hex", elf[0])
+    return pdir, elf[0], hex_file[0]
+
+
+def _run(target, source, env):
+    board: Board = env["_BOARD_OBJ"]
+    sim = env.SimulatorPath(board)
+    print(f"run: softfloat {env['_PROGRAM']} ({env['_CHOICE']}) on {board.name}", flush=True)
+    try:
+        result = simulators.run(
+            board.simulator, sim, Image(Path(str(source[0])), Path(str(source[1]))),
+            timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
+            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None)
+    except SimulationError as err:
+        raise SCons.Errors.BuildError(errstr=str(err)) from None
+    if not result.passed or "STATUS OK" not in result.program_output:
+        raise SCons.Errors.BuildError(
+            errstr=f"softfloat {env['_PROGRAM']} on {board.name} failed: {result.detail}\n"
+                   + result.program_output[-1500:])
+    Path(str(target[0])).write_text(result.program_output)
+
+
+def _run_program(env, board: Board, program: str, name: str, defines: list[str]):
+    pdir, elf, hex_file = _program(env, board, program, name, defines)
+    return env.Command(f"{pdir}/output.txt", [elf, hex_file], _action(_run, "RUN"),
+                       _BOARD_OBJ=board, _PROGRAM=program, _CHOICE=name)
+
+
+def _judge(target, source, env):
+    output = Path(str(source[0])).read_text()
+    try:
+        result = softfloat_ref.compare(output, CHECK_SEED, CHECK_COUNT)
+    except softfloat_ref.SoftFloatCheckError as err:
+        raise SCons.Errors.BuildError(errstr=str(err)) from None
+    name = env["_CHOICE"]
+    if not result.passed:
+        raise SCons.Errors.BuildError(
+            errstr=f"SOFTFLOAT={name}: {len(result.mismatches)} of {result.checked} checksums "
+                   "differ from IEEE 754 (host):\n  " + "\n  ".join(result.mismatches[:20]))
+    Path(str(target[0])).write_text(json.dumps(
+        {"softfloat": name, "checksums": result.checked, "passed": True}) + "\n")
+    print(f"PASS: SOFTFLOAT={name} bit-exact: {len(softfloat_ref.OPS)} operations x "
+          f"{CHECK_COUNT:,} random operand sets and the edge cases ({result.checked} checksums)")
+
+
+def softfloat_check(env):
+    """Bit-exactness of the current SOFTFLOAT on qemu-virt, against the host's IEEE results."""
+    board = load_board("qemu-virt")
+    name = env["SOFTFLOAT"]
+    output = _run_program(env, board, "check", name,
+                          [f"COUNT={CHECK_COUNT}u", f"SEED={CHECK_SEED}u"])
+    node = env.Command(f"{Path(str(output[0])).parent}/check.json", output,
+                       _action(_judge, "CHECK"), _CHOICE=name)
+    env.AlwaysBuild(node)
+    return node
+
+
+def _write_bench(target, source, env):
+    runs = {}
+    for node in source:
+        board, choice = env["_KEYS"][str(node)]
+        runs[(board, choice)] = Path(str(node)).read_text()
+    table = softfloat_bench.collect(runs)
+    out = Path(str(target[0]))
+    out.write_text(json.dumps(table, indent=2) + "\n")
+    text = softfloat_bench.markdown(table)
+    Path(str(target[1])).write_text(text)
+    print(text)
+
+
+def softfloat_bench_target(env):
+    """Cycles (cluster4) and instructions (qemu-virt) per call, every choice."""
+    sources, keys = [], {}
+    for board_name in BENCH_BOARDS:
+        board = load_board(board_name)
+        for name in softfloat.CHOICES:
+            node = _run_program(env, board, "bench", name, [])
+            sources += node
+            keys[str(node[0])] = (board_name, name)
+    outputs = [f"{BUILD}/bench/softfloat.json", f"{BUILD}/bench/softfloat.md"]
+    return env.Command(outputs, sources,
+                       _action(_write_bench, "BENCH"), _KEYS=keys)
+
+
+def generate(env) -> None:
+    env.AddMethod(softfloat_objects, "SoftFloatObjects")
+    env.AddMethod(softfloat_check, "SoftFloatCheck")
+    env.AddMethod(softfloat_bench_target, "SoftFloatBench")
+
+
+def exists(env) -> bool:
+    return True
