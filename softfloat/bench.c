@@ -14,7 +14,9 @@
  *   STATUS OK
  * For SFH every hart runs the same multiply-add loop on its own copy of the
  * operands (on the cluster: in its own scratchpad, as its stack); harts
- * other than 0 are woken once with bsp_wake_harts().
+ * other than 0 are woken once with bsp_wake_harts().  Not on qemu-virt: with
+ * -icount it counts instructions on one clock, and its parked harts stay
+ * asleep.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -154,6 +156,8 @@ static void bench_harts(void) {
   uint32_t slowest = 0;
   for (unsigned h = 0; h < BSP_HARTS; ++h) {
     while (h && bsp_hart_state(h) != 2) {
+      /* Poll rarely: a divide takes many cycles, but one instruction fetch. */
+      for (unsigned k = 0; k < 16; ++k) __asm__ volatile("divu zero, %0, %0" ::"r"(h + 1u));
     }
     if (hart_cycles[h] > slowest) slowest = hart_cycles[h];
   }
@@ -163,7 +167,9 @@ static void bench_harts(void) {
 int main(void) {
   bench_set("normal", 0);
   bench_set("special", 1);
+#ifndef BSP_BOARD_QEMU_VIRT /* QEMU with -icount does not wake parked harts (one clock) */
   bench_harts();
+#endif
   printf("STATUS OK\n");
   return 0;
 }
