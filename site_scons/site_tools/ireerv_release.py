@@ -80,6 +80,7 @@ def _write_release(target, source, env):
         "CCFLAGS": [release.normalize_map(str(f), paths) for f in tc.subst_list("$CCFLAGS")[0]],
         "LINKFLAGS": [release.normalize_map(str(f), paths) for f in tc.subst_list("$LINKFLAGS")[0]],
         "PROFILE": env["PROFILE"],
+        "SOFTFLOAT": env["SOFTFLOAT"],
     }
     if image.runtime == "iree":
         compiler = env.IreeCompilePath()
@@ -129,7 +130,8 @@ def _release_check(target, source, env):
     print(f"release-check: rebuilding from scratch in {tree}")
     release.fresh_checkout(PROJECT_ROOT, tree, include_changes=state["dirty"])
     args = [f"MODEL={env['MODEL']}", f"BOARD={env['BOARD']}", f"PROFILE={env['PROFILE']}",
-            f"RUNTIME={env['RUNTIME']}", f"CACHE_DIR={env['CACHE_DIR']}",
+            f"RUNTIME={env['RUNTIME']}", f"SOFTFLOAT={env['SOFTFLOAT']}",
+            f"CACHE_DIR={env['CACHE_DIR']}",
             f"ALLOW_DIRTY={int(bool(env['ALLOW_DIRTY']))}", f"OFFLINE={int(bool(env['OFFLINE']))}"]
     if env["SIZE"]:
         args.append(f"SIZE={env['SIZE']}")

@@ -51,6 +51,10 @@ def softfloat_objects(env, benv, name: str | None = None) -> list:
             root = env.GetFetcher().path(softfloat.RVFPLIB_INPUT)
             aenv = benv.Clone()
             aenv.Append(CPPDEFINES=[(choice.rvfplib_define, 1)])
+            if not choice.compressed:
+                march = softfloat.without_compressed(benv["BOARD_SPEC"].march)
+                aenv["ASFLAGS"] = [f if not str(f).startswith("-march=") else f"-march={march}"
+                                   for f in benv["ASFLAGS"]]
             for src in softfloat.rvfplib_sources(root):
                 objects += aenv.Object(f"{sdir}/{src.stem}.o", str(src))
     except (softfloat.SoftFloatError, FetchError) as err:

@@ -7,7 +7,9 @@ entry points):
 
 - `libgcc`: GCC's own, from the rv32im multilib (no compressed instructions);
 - `rvfplib`: RVfplib's speed-optimised assembly routines;
-- `rvfplib-size`: RVfplib's size-optimised ones.
+- `rvfplib-size`: RVfplib's size-optimised ones;
+- `rvfplib-rv32im`: the speed-optimised ones without compressed
+  instructions, which shows what compression brings.
 
 RVfplib (pinned in toolchain.lock) is assembled for the board's exact
 -march, with compressed instructions, and its objects are linked ahead of
@@ -45,6 +47,7 @@ class Choice:
     name: str
     help: str
     rvfplib_define: str | None = None  # PERFORMANCE / SIZE, RVfplib's variant switch
+    compressed: bool = True  # assembled with the board's -march, C extension included
 
 
 CHOICES: dict[str, Choice] = {c.name: c for c in (
@@ -52,6 +55,8 @@ CHOICES: dict[str, Choice] = {c.name: c for c in (
     Choice("rvfplib", "RVfplib, speed-optimised, built for the board's -march",
            "PERFORMANCE"),
     Choice("rvfplib-size", "RVfplib, size-optimised, built for the board's -march", "SIZE"),
+    Choice("rvfplib-rv32im", "RVfplib, speed-optimised, without compressed instructions "
+           "(to measure what they bring)", "PERFORMANCE", compressed=False),
 )}
 # The fastest per multiply-add on the cluster (scons softfloat-bench; README).
 DEFAULT = "rvfplib"
@@ -63,6 +68,12 @@ def choice(name: str) -> Choice:
     except KeyError:
         raise SoftFloatError(
             f"SOFTFLOAT={name!r} is not one of: {', '.join(CHOICES)}") from None
+
+
+def without_compressed(march: str) -> str:
+    """The -march without the C extension: rv32imc_zicsr -> rv32im_zicsr."""
+    base, sep, rest = march.partition("_")
+    return base[:4] + base[4:].replace("c", "") + sep + rest
 
 
 def rvfplib_sources(root: Path) -> list[Path]:
