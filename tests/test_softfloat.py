@@ -150,3 +150,20 @@ def test_unknown_choice_is_one_clear_error(tree: Path) -> None:
     proc = scons(tree, "softfloat-check", "SOFTFLOAT=fast", check=False)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "Invalid value for enum variable 'SOFTFLOAT': 'fast'" in proc.stderr
+
+
+@pytest.mark.upstream
+def test_images_link_the_chosen_routines(tree: Path) -> None:
+    """The size report names the soft-float routines of each choice; libgcc's stay out."""
+    found = {}
+    for name in ("libgcc", "rvfplib"):
+        scons(tree, "size-report", "MODEL=matmul", "RUNTIME=none", "BOARD=qemu-virt",
+              f"SOFTFLOAT={name}")
+        folder = f"matmul-4-c{choices.image_suffix(name)}"
+        report = json.loads((tree / "build/qemu-virt" / folder / "size-report.json").read_text())
+        found[name] = {c["name"]: c for c in report["components"]}
+    assert "soft-float" not in found["libgcc"]
+    assert "libgcc soft-float" not in found["rvfplib"]
+    ours = found["rvfplib"]["soft-float"]["inputs"]
+    assert any("softfloat/rvfplib/__addsf3.o" in name for name in ours)
+    assert found["rvfplib"]["soft-float"]["size"] < found["libgcc"]["libgcc soft-float"]["size"]
