@@ -22,8 +22,8 @@ from ireerv.paths import BUILD
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
-from ireerv.util.scons import build_error, short_action, user_error, write_value
 from ireerv.softfloat import choices as softfloat
+from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 
