@@ -215,8 +215,9 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs)
         renv = _runtime_compile_env(benv)
     except FetchError as err:
         user_error(err)
-    module = iree_compile.module_name(model.mlir.read_text())
-    module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", str(model.mlir))
+    module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
+    mlir = renv.OnnxImport(model)[0] if model.onnx else str(model.mlir)
+    module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", mlir)
     module_c = renv.Command(
         f"{idir}/model_module.c", renv.Value(runner_data.module_impl_source("model_module.h")),
         short_action(write_value))
@@ -268,6 +269,7 @@ def generate(env) -> None:
                           strfunction=lambda target, source, env: f"IREE    {source[0]}",
                           varlist=["IREE_FLAGS", "IREE_COMPILER_ID"]),
         emitter=_iree_compile_emitter)})
+    env.Tool("ireerv_onnx")  # imported models
     env.AddMethod(model_image, "ModelImage")
     env.AddMethod(iree_runtime, "IreeRuntime")
     env.AddMethod(_iree_compile_path, "IreeCompilePath")

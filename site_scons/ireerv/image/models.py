@@ -12,11 +12,15 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, validate
 from ireerv.paths import PROJECT_ROOT
+
+if TYPE_CHECKING:
+    from ireerv.image.onnx_import import OnnxSource
 
 MODELS_DIR = PROJECT_ROOT / "models"
 
@@ -72,6 +76,11 @@ class Model:
     sizes: tuple[int, ...] = ()
     tolerance: float = 0.0
     description: str = ""
+    # Imported models: the ONNX file they come from (also their reference), the relative
+    # tolerance of float outputs, and the vm-c module name the importer's MLIR gives.
+    onnx: OnnxSource | None = None
+    rtol: float = 0.0
+    vm_module: str = ""
 
     @property
     def is_dynamic(self) -> bool:
@@ -208,6 +217,11 @@ def load_model(spec: str) -> Model:
     """A model by name (a folder under models/) or by path (folder or bare .mlir)."""
     if not spec:
         raise ModelError(f"no MODEL given; models: {', '.join(list_models())}")
+    folder = MODELS_DIR / spec if (MODELS_DIR / spec).is_dir() else Path(spec)
+    if folder.suffix == ".onnx" or (folder / "model.onnx").is_file():
+        from ireerv.image.onnx_models import load_onnx  # only ONNX models need `onnx`
+
+        return load_onnx(folder.resolve())
     if (MODELS_DIR / spec / "model.toml").is_file():
         return _load_folder(MODELS_DIR / spec)
     path = Path(spec)
@@ -219,5 +233,5 @@ def load_model(spec: str) -> Model:
         return _load_folder(path.resolve())
     raise ModelError(
         f"unknown model {spec!r}; models: {', '.join(list_models())} "
-        "(or a path to a model folder or a static-shape .mlir)"
+        "(or a path to a model folder, an .onnx file or a static-shape .mlir)"
     )

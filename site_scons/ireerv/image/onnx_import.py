@@ -1,0 +1,218 @@
+"""ONNX models: the signature read with the `onnx` package, and the import to MLIR.
+
+The import is IREE's own ONNX importer (`iree-import-onnx`, shipped in the
+pinned compiler wheel), run on a prepared copy of the model: dynamic
+dimensions fixed (a dynamic batch dimension is 1), the opset raised to
+TARGET_OPSET (IREE's importer refuses some operators at older opsets, Softmax
+at 11 among them) and shapes inferred, so the MLIR has static shapes only.
+Then torch-mlir's pipelines (in the compiler's iree-opt) lower it to linalg.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ireerv.image.models import ModelError
+
+TARGET_OPSET = 17
+# torch-mlir's pipelines, run with the compiler's iree-opt: the importer's ONNX ops to
+# linalg on plain tensors.  iree-compile would take the importer's output directly,
+# but it then exports the entry with the torch ABI (an async function with fences and
+# a sync wrapper), whose second call traps in the bare-metal runtime; lowered, the entry
+# is a plain `func.func` like a hand-written model's.  An operator without a
+# conversion stops here, named.
+LOWERING = ("builtin.module(func.func(convert-torch-onnx-to-torch),"
+            "torch-onnx-to-torch-backend-pipeline,"
+            "torch-backend-to-linalg-on-tensors-backend-pipeline)")
+
+# ONNX TensorProto element types the runner takes, by their enum value.
+_ELEMENT_TYPES = {1: "f32", 3: "i8", 5: "i16", 6: "i32"}
+# iree-compile's diagnostic for an ONNX operator without a conversion.
+_UNCONVERTED = re.compile(r"failed to legalize operation 'torch\.operator'.*?\"onnx\.(\w+)\"",
+                          re.S)
+
+
+class OnnxError(ModelError):
+    """An ONNX model that cannot be read, prepared or imported."""
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    name: str
+    shape: tuple[int, ...]
+    dtype: str  # a key of model_schema.ELEMENT_TYPES, or the ONNX type name if unsupported
+
+
+@dataclass(frozen=True)
+class OnnxSource:
+    """What an imported model carries from its ONNX file."""
+
+    path: Path
+    dims: tuple[tuple[str, int], ...]  # sizes of the named dynamic dimensions
+    inputs: tuple[TensorInfo, ...]
+    outputs: tuple[TensorInfo, ...]
+
+
+def _onnx():
+    try:
+        import onnx
+    except ImportError:
+        raise OnnxError("ONNX models need the `onnx` package: install requirements.txt "
+                        "into the virtual environment (./bootstrap --setup-only)") from None
+    return onnx
+
+
+def _load(path: Path):
+    onnx = _onnx()
+    try:
+        return onnx.load(str(path))
+    except Exception as err:  # protobuf's DecodeError and friends: not an ONNX file
+        raise OnnxError(f"{path}: not a readable ONNX model ({type(err).__name__}: "
+                        f"{' '.join(str(err).split())[:200]})") from None
+
+
+def _entry_inputs(graph) -> list:
+    """The graph's real inputs: old exporters also list the initializers as inputs."""
+    weights = {init.name for init in graph.initializer}
+    return [vi for vi in graph.input if vi.name not in weights]
+
+
+def _resolve(path: Path, vi, dims: dict[str, int], fixed: dict[str, int]) -> tuple[int, ...]:
+    """The static shape of input `vi`; records what each named dimension became in `fixed`."""
+    shape = []
+    for axis, dim in enumerate(vi.type.tensor_type.shape.dim):
+        if dim.HasField("dim_value") and dim.dim_value > 0:
+            shape.append(dim.dim_value)
+            continue
+        name = dim.dim_param
+        if name in dims:
+            value = dims[name]
+        elif axis == 0:
+            value = 1  # a dynamic batch dimension: one sample
+        else:
+            hint = f"[dims] {name} = <size>" if name else "a static shape"
+            raise OnnxError(f"{path}: input {vi.name!r} has a dynamic dimension {axis} "
+                            f"({name or 'unnamed'}); give its size in model.toml ({hint})")
+        if name:
+            fixed[name] = value
+        dim.Clear()
+        dim.dim_value = value
+        shape.append(value)
+    return tuple(shape)
+
+
+def _info(vi, shape: tuple[int, ...]) -> TensorInfo:
+    onnx = _onnx()
+    elem = vi.type.tensor_type.elem_type
+    dtype = _ELEMENT_TYPES.get(elem) or onnx.TensorProto.DataType.Name(elem).lower()
+    return TensorInfo(vi.name, shape, dtype)
+
+
+def _static_model(path: Path, dims: dict[str, int]):
+    """The model with its inputs' dynamic dimensions fixed, and its input infos."""
+    model = _load(path)
+    if not model.graph.output:
+        raise OnnxError(f"{path}: the graph has no outputs")
+    fixed: dict[str, int] = {}
+    inputs = [_info(vi, _resolve(path, vi, dims, fixed)) for vi in _entry_inputs(model.graph)]
+    for vi in model.graph.output:  # named output dimensions follow the inputs' values
+        for dim in vi.type.tensor_type.shape.dim:
+            if dim.HasField("dim_param") and dim.dim_param in fixed:
+                value = fixed[dim.dim_param]
+                dim.Clear()
+                dim.dim_value = value
+    return model, inputs
+
+
+def _opset(model) -> int:
+    return max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
+
+
+def prepare(path: Path, dims: dict[str, int]):
+    """The model ready for the importer: static shapes, opset >= TARGET_OPSET, shapes inferred."""
+    onnx = _onnx()
+    from onnx import shape_inference, version_converter
+
+    model, _ = _static_model(path, dims)
+    if _opset(model) < TARGET_OPSET:
+        try:
+            model = version_converter.convert_version(model, TARGET_OPSET)
+        except Exception as err:
+            raise OnnxError(f"{path}: cannot raise opset {_opset(model)} to {TARGET_OPSET}: "
+                            f"{' '.join(str(err).split())[:300]}") from None
+    try:
+        model = shape_inference.infer_shapes(model, strict_mode=True)
+        onnx.checker.check_model(model)
+    except Exception as err:
+        raise OnnxError(f"{path}: {' '.join(str(err).split())[:400]}") from None
+    return model
+
+
+def read_source(path: Path, dims: dict[str, int]) -> OnnxSource:
+    """The entry's inputs and outputs, with the dynamic dimensions fixed."""
+    model = prepare(path, dims)
+    inputs = _entry_inputs(model.graph)
+    outputs = []
+    for vi in model.graph.output:
+        shape = tuple(d.dim_value for d in vi.type.tensor_type.shape.dim)
+        outputs.append(_info(vi, shape))
+    static = [_info(vi, tuple(d.dim_value for d in vi.type.tensor_type.shape.dim))
+              for vi in inputs]
+    return OnnxSource(path, tuple(sorted(dims.items())), tuple(static), tuple(outputs))
+
+
+def function_name(path: Path) -> str:
+    """The entry function the importer writes: the graph's name."""
+    name = _load(path).graph.name
+    if not name:
+        raise OnnxError(f"{path}: the graph has no name, so the imported function has none")
+    return name
+
+
+def outputs(mlir: Path) -> tuple[Path, Path, Path]:
+    """What one import writes: the lowered MLIR, the prepared .onnx, the importer's MLIR."""
+    return mlir, mlir.with_suffix(".onnx"), mlir.with_suffix(".torch.mlir")
+
+
+def _run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        operator = unconverted_operator(proc.stderr)
+        if operator:
+            raise OnnxError(f"{what}: the ONNX operator {operator} cannot be imported (IREE's "
+                            "ONNX route has no conversion for it)")
+        last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+        raise OnnxError(f"{what}: {last}")
+
+
+def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
+    """Prepare the model, run IREE's importer and lower to linalg; writes outputs(mlir)."""
+    onnx = _onnx()
+    _, prepared, torch_mlir = outputs(mlir)
+    mlir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = [path.with_name(path.name + ".tmp") for path in outputs(mlir)]
+    try:
+        onnx.save(prepare(source.path, dict(source.dims)), str(tmp[1]))
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(compiler_wheel), *filter(None, [os.environ.get("PYTHONPATH")])])}
+        _run([sys.executable, "-m", "iree.compiler.tools.import_onnx", str(tmp[1]),
+              "-o", str(tmp[2])], f"IREE's ONNX importer on {source.path}", env)
+        iree_opt = compiler_wheel / "iree" / "compiler" / "_mlir_libs" / "iree-opt"
+        _run([str(iree_opt), f"--pass-pipeline={LOWERING}", str(tmp[2]), "-o", str(tmp[0])],
+             f"{source.path}")
+        for part, final in zip(tmp, outputs(mlir), strict=True):
+            part.replace(final)
+    finally:
+        for part in tmp:
+            part.unlink(missing_ok=True)
+
+
+def unconverted_operator(diagnostics: str) -> str | None:
+    """The ONNX operator iree-compile could not convert, if that is why it failed."""
+    match = _UNCONVERTED.search(diagnostics)
+    return match.group(1) if match else None

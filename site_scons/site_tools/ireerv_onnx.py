@@ -1,0 +1,48 @@
+"""ONNX models imported to MLIR inside the build.
+
+Adds env.OnnxImport(model) -> the imported MLIR node (the prepared .onnx beside
+it is declared too).  The logic is in ireerv.image.onnx_import.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ireerv.image.models import Model
+from ireerv.image.onnx_import import LOWERING, TARGET_OPSET, OnnxError, import_model, outputs
+from ireerv.inputs import identity
+from ireerv.inputs.fetch import FetchError
+from ireerv.util.scons import build_error, short_action
+
+
+def _emitter(target, source, env):
+    mlir = target[0]
+    return [mlir.dir.File(path.name) for path in outputs(Path(mlir.name))], source
+
+
+def _import(target, source, env):
+    try:
+        import_model(env["_ONNX_SOURCE"], env.GetFetcher().path("iree-compiler"),
+                     Path(str(target[0])))
+    except (OnnxError, FetchError) as err:
+        build_error(err)
+
+
+def generate(env) -> None:
+    env.Append(BUILDERS={"OnnxImportFile": env.Builder(
+        action=short_action(_import, "IMPORT"), emitter=_emitter)})
+    env.AddMethod(onnx_import, "OnnxImport")
+
+
+def onnx_import(env, model: Model) -> list:
+    """The MLIR of an ONNX model, imported by IREE's importer of the pinned compiler."""
+    source = model.onnx
+    # What the import depends on beyond the file: the fixed dimensions, the opset
+    # it is raised to, and the importer (the compiler wheel).
+    key = env.Value(f"{sorted(source.dims)} opset {TARGET_OPSET} {LOWERING} "
+                    f"{identity.compiler(env['LOCK'])}")
+    return env.OnnxImportFile(str(model.mlir), [str(source.path), key], _ONNX_SOURCE=source)
+
+
+def exists(env) -> bool:
+    return True
