@@ -22,7 +22,7 @@ from ireerv.image.models import load_model
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD
-from ireerv.run import check, reference
+from ireerv.run import check, onnx_reference, reference
 from ireerv.run.record import RunRecord
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.util.buildlog import BuildError
@@ -98,11 +98,18 @@ def _reference(env, image) -> tuple[list | None, str]:
     from ireerv.image import iree_compile
 
     model = image.model
+    timeout = float(env["TIMEOUT"] or image.board.simulator.timeout)
+    if model.onnx:  # imported: the framework's runtime on the original file
+        try:
+            return onnx_reference.compute(model.onnx.path, [i.name for i in model.onnx.inputs],
+                                          model.generate_inputs(image.size), timeout=timeout), ""
+        except (reference.ReferenceError, OSError) as err:
+            return None, str(err)
     try:
         module = iree_compile.module_name(model.mlir.read_text())
         return reference.compute(Path(str(env["_VMFB"])), model.function,
                                  model.generate_inputs(image.size), module=module,
-                                 timeout=float(env["TIMEOUT"] or image.board.simulator.timeout)), ""
+                                 timeout=timeout), ""
     except (reference.ReferenceError, OSError) as err:
         return None, str(err)
 
@@ -126,10 +133,17 @@ def _run_and_check(target, source, env):
     finally:
         echo.close()
     expected, why_not = _reference(env, image)
-    verdict = check.judge(result, expected, image.model.tolerance, why_not)
+    verdict = check.judge(result, expected, _rule(image.model), why_not)
     # Also on failure: the record says what failed (no later build trusts a failed target).
     RunRecord.of(image, verdict, result).write(Path(str(target[0])))
     _report(env, image, verdict)
+
+
+def _rule(model) -> check.Rule:
+    """Imported models: f32 within atol + rtol, integers within one quantisation step."""
+    if model.onnx:
+        return check.Rule(atol=model.tolerance, rtol=model.rtol, int_step=1)
+    return check.Rule(atol=model.tolerance)
 
 
 def _report(env, image, verdict) -> None:
@@ -137,6 +151,8 @@ def _report(env, image, verdict) -> None:
     if parsed and parsed.startup_cycles is not None:
         calls = ", ".join(f"{c:,}" for c in parsed.call_cycles) or "none finished"
         print(f"cycles: start-up {parsed.startup_cycles:,}; calls {calls}")
+    if verdict.worst and (image.model.onnx or not verdict.passed):
+        print(f"worst element: {verdict.worst}")
     if not verdict.passed:
         if not env["_STRICT"]:  # the bench shows the failure in its table
             print(f"FAILED: {'; '.join(verdict.problems)}")
@@ -144,8 +160,9 @@ def _report(env, image, verdict) -> None:
         raise SCons.Errors.BuildError(
             errstr=f"{image.model.name} on {image.board.name} FAILED: "
             + "; ".join(verdict.problems))
-    print(f"PASS: {sum(o.size for o in parsed.outputs)} output elements match the host "
-          f"reference ({'bit for bit' if image.model.tolerance == 0 else 'within tolerance'})")
+    against = "ONNX Runtime" if image.model.onnx else "the host reference"
+    print(f"PASS: {sum(o.size for o in parsed.outputs)} output elements match {against} "
+          f"({_rule(image.model).describe()})")
 
 
 def _compile_host(target, source, env):
@@ -162,6 +179,12 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
     Strict: a failed run fails the build.  Otherwise the failure is recorded
     in the JSON, for a table that shows it."""
     model = image.model
+    if model.onnx:  # the reference runs the original file: no host compile
+        tools = env.Value(f"{onnx_reference.runtime_identity()}\n"
+                          f"{_simulator_identity(env, image.board)}")
+        return env.Command(f"{image.dir}/{name}", [image.elf, image.hex, str(model.onnx.path),
+                                                    tools],
+                           _action(_run_and_check, "RUN"), _IMAGE=image, _STRICT=strict)
     # The tools are dependencies too: the compiler of the reference, the runtime that
     # runs it, and the simulator that runs the image.
     vmfb = env.Command(f"{BUILD}/host/{model.name}.vmfb",

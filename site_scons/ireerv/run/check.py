@@ -18,23 +18,62 @@ class Verdict:
     passed: bool
     problems: list[str] = field(default_factory=list)
     parsed: RunnerOutput | None = None
+    worst: str = ""  # the element farthest from the reference, when outputs were compared
 
 
-def _same(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
-    """Element-wise agreement: bit for bit for integers and at tolerance 0, else within it."""
-    if np.issubdtype(want.dtype, np.floating) and tolerance > 0:
-        return np.abs(got.astype(np.float64) - want.astype(np.float64)) <= tolerance
+@dataclass(frozen=True)
+class Rule:
+    """How close an output element must be to the reference.
+
+    Floats: |got - want| <= atol + rtol * |want| (bit for bit when both are 0).
+    Integers: |got - want| <= int_step (one quantisation step for int8 outputs
+    of a quantised model, 0 for the hand-written models)."""
+
+    atol: float = 0.0
+    rtol: float = 0.0
+    int_step: int = 0
+
+    def describe(self) -> str:
+        if self.atol == 0 and self.rtol == 0 and self.int_step == 0:
+            return "bit for bit"
+        parts = [f"f32 within {self.atol:g} + {self.rtol:g} x |reference|"]
+        if self.int_step:
+            parts.append(f"integers within {self.int_step}")
+        return ", ".join(parts)
+
+
+def _same(got: np.ndarray, want: np.ndarray, rule: Rule) -> np.ndarray:
+    """Element-wise agreement under `rule`."""
+    if np.issubdtype(want.dtype, np.floating) and (rule.atol > 0 or rule.rtol > 0):
+        want64 = want.astype(np.float64)
+        return np.abs(got.astype(np.float64) - want64) <= rule.atol + rule.rtol * np.abs(want64)
     if np.issubdtype(want.dtype, np.floating):
         width = f"u{want.dtype.itemsize}"
         return got.view(width) == want.view(width)
-    return got == want
+    return np.abs(got.astype(np.int64) - want.astype(np.int64)) <= rule.int_step
+
+
+def worst(outputs: list[np.ndarray], reference: list[np.ndarray]) -> str:
+    """The element farthest from the reference and its difference, for the report."""
+    best: tuple[float, str] = (-1.0, "")
+    for index, (got, want) in enumerate(zip(outputs, reference, strict=True)):
+        if got.shape != want.shape or got.size == 0:
+            continue
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        at = np.unravel_index(int(np.nanargmax(diff)) if not np.isnan(diff).all() else 0,
+                              diff.shape)
+        if diff[at] > best[0] or best[0] < 0:
+            best = (float(diff[at]), f"output {index} [{','.join(map(str, at))}]: "
+                    f"{got[at].item()!r} vs {want[at].item()!r}, difference {float(diff[at]):.3g}")
+    return best[1]
 
 
 def compare(outputs: list[np.ndarray], reference: list[np.ndarray],
-            tolerance: float = 0.0) -> list[str]:
+            tolerance: float | Rule = 0.0) -> list[str]:
     """Differences between the image's outputs and the host reference; empty when they agree."""
     if len(outputs) != len(reference):
         return [f"the image printed {len(outputs)} outputs, the reference has {len(reference)}"]
+    rule = tolerance if isinstance(tolerance, Rule) else Rule(atol=tolerance)
     problems = []
     for index, (got, want) in enumerate(zip(outputs, reference, strict=True)):
         if got.shape != want.shape:
@@ -43,7 +82,7 @@ def compare(outputs: list[np.ndarray], reference: list[np.ndarray],
         if got.dtype.itemsize != want.dtype.itemsize or got.dtype.kind != want.dtype.kind:
             problems.append(f"output {index}: type {got.dtype}, reference {want.dtype}")
             continue
-        same = _same(got, want, tolerance)
+        same = _same(got, want, rule)
         if same.all():
             continue
         bad = np.argwhere(~same)
@@ -56,7 +95,7 @@ def compare(outputs: list[np.ndarray], reference: list[np.ndarray],
     return problems
 
 
-def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: float = 0.0,
+def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: float | Rule = 0.0,
           reference_problem: str = "") -> Verdict:
     """The verdict on one run: how it ended, what it printed, and the comparison.
 
@@ -81,4 +120,6 @@ def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: floa
             problems.append("the program printed no outputs")
     elif reference is not None:
         problems += compare(parsed.outputs, reference, tolerance)
+        if len(parsed.outputs) == len(reference):
+            return Verdict(not problems, problems, parsed, worst(parsed.outputs, reference))
     return Verdict(not problems, problems, parsed)

@@ -82,30 +82,37 @@ def compute(vmfb: Path, function: str, inputs: list[np.ndarray], *, module: str 
 
     Every way it can fail (the model crashes, raises, or runs too long) is one
     ReferenceError whose message says what happened."""
-    import signal
-    import sys
     import tempfile
 
     where = f"the host reference (@{function} of {vmfb.name})"
     with tempfile.TemporaryDirectory(prefix="ireerv-ref-") as tmp:
         folder = Path(tmp)
         (folder / "model.vmfb").write_bytes(vmfb.read_bytes())
-        np.savez(folder / "inputs.npz", **{f"a{i}": a for i, a in enumerate(inputs)})
-        cmd = [sys.executable, "-c", _CHILD, str(Path(__file__).parents[2]), str(folder),
-               function, module]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise ReferenceError(f"{where} did not finish in {timeout:.0f} s") from None
-        if proc.returncode < 0:
-            sig = signal.Signals(-proc.returncode)
-            what = {signal.SIGFPE: "an arithmetic fault such as an integer division by zero",
-                    signal.SIGSEGV: "an out-of-bounds memory access",
-                    signal.SIGBUS: "a bad memory access"}.get(sig, "a fatal signal")
-            raise ReferenceError(f"{where} crashed with {sig.name} ({what}): the model is "
-                                 "not defined for these inputs; change the inputs or the model")
-        if proc.returncode != 0:
-            last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
-            raise ReferenceError(f"{where} failed: {last}")
-        with np.load(folder / "outputs.npz") as data:
-            return [data[f"a{i}"] for i in range(len(data.files))]
+        return run_child(_CHILD, folder, inputs, [function, module], where, timeout)
+
+
+def run_child(script: str, folder: Path, inputs: list[np.ndarray], args: list[str],
+              where: str, timeout: float) -> list[np.ndarray]:
+    """Run `script` on `inputs` in a child process: its argv is the site_scons folder, the
+    work folder (inputs.npz in, outputs.npz out) and `args`; exit 3 means it failed."""
+    import signal
+    import sys
+
+    np.savez(folder / "inputs.npz", **{f"a{i}": a for i, a in enumerate(inputs)})
+    cmd = [sys.executable, "-c", script, str(Path(__file__).parents[2]), str(folder), *args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise ReferenceError(f"{where} did not finish in {timeout:.0f} s") from None
+    if proc.returncode < 0:
+        sig = signal.Signals(-proc.returncode)
+        what = {signal.SIGFPE: "an arithmetic fault such as an integer division by zero",
+                signal.SIGSEGV: "an out-of-bounds memory access",
+                signal.SIGBUS: "a bad memory access"}.get(sig, "a fatal signal")
+        raise ReferenceError(f"{where} crashed with {sig.name} ({what}): the model is "
+                             "not defined for these inputs; change the inputs or the model")
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+        raise ReferenceError(f"{where} failed: {last}")
+    with np.load(folder / "outputs.npz") as data:
+        return [data[f"a{i}"] for i in range(len(data.files))]
