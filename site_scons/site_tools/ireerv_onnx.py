@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ireerv.image import onnx_import as import_logic
 from ireerv.image.models import Model
 from ireerv.image.onnx_import import LOWERING, TARGET_OPSET, OnnxError, import_model, outputs
 from ireerv.inputs import identity
@@ -38,10 +39,12 @@ def onnx_import(env, model: Model) -> list:
     """The MLIR of an ONNX model, imported by IREE's importer of the pinned compiler."""
     source = model.onnx
     # What the import depends on beyond the file: the fixed dimensions, the opset
-    # it is raised to, and the importer (the compiler wheel).
+    # it is raised to, the lowering, and the importer (the compiler wheel).
     key = env.Value(f"{sorted(source.dims)} opset {TARGET_OPSET} {LOWERING} "
                     f"{identity.compiler(env['LOCK'])}")
-    return env.OnnxImportFile(str(model.mlir), [str(source.path), key], _ONNX_SOURCE=source)
+    # The import's logic is a source too: a change to it re-imports.
+    return env.OnnxImportFile(str(model.mlir), [str(source.path), key, import_logic.__file__],
+                              _ONNX_SOURCE=source)
 
 
 def exists(env) -> bool:

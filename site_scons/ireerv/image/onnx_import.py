@@ -139,6 +139,7 @@ def prepare(path: Path, dims: dict[str, int]):
     from onnx import shape_inference, version_converter
 
     model, _ = _static_model(path, dims)
+    model.graph.name = entry_name(model.graph.name)
     if _opset(model) < TARGET_OPSET:
         try:
             model = version_converter.convert_version(model, TARGET_OPSET)
@@ -166,12 +167,18 @@ def read_source(path: Path, dims: dict[str, int]) -> OnnxSource:
     return OnnxSource(path, tuple(sorted(dims.items())), tuple(static), tuple(outputs))
 
 
+def entry_name(graph_name: str) -> str:
+    """The entry function's name: the graph's, made a C identifier.
+
+    The importer names the function after the graph (`@"pre-alpha"`), and the
+    vm-c program names C functions after it: `-` or `.` there do not compile."""
+    name = re.sub(r"\W", "_", graph_name, flags=re.ASCII) or "main"
+    return f"_{name}" if name[0].isdigit() else name
+
+
 def function_name(path: Path) -> str:
-    """The entry function the importer writes: the graph's name."""
-    name = _load(path).graph.name
-    if not name:
-        raise OnnxError(f"{path}: the graph has no name, so the imported function has none")
-    return name
+    """The entry function of the imported model."""
+    return entry_name(_load(path).graph.name)
 
 
 def outputs(mlir: Path) -> tuple[Path, Path, Path]:

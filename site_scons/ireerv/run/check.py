@@ -36,7 +36,8 @@ class Rule:
     def describe(self) -> str:
         if self.atol == 0 and self.rtol == 0 and self.int_step == 0:
             return "bit for bit"
-        parts = [f"f32 within {self.atol:g} + {self.rtol:g} x |reference|"]
+        parts = ["f32 bit for bit" if self.atol == 0 and self.rtol == 0
+                 else f"f32 within {self.atol:g} + {self.rtol:g} x |reference|"]
         if self.int_step:
             parts.append(f"integers within {self.int_step}")
         return ", ".join(parts)
@@ -54,18 +55,17 @@ def _same(got: np.ndarray, want: np.ndarray, rule: Rule) -> np.ndarray:
 
 
 def worst(outputs: list[np.ndarray], reference: list[np.ndarray]) -> str:
-    """The element farthest from the reference and its difference, for the report."""
-    best: tuple[float, str] = (-1.0, "")
+    """Each output's element farthest from the reference and its difference, for the report."""
+    parts = []
     for index, (got, want) in enumerate(zip(outputs, reference, strict=True)):
         if got.shape != want.shape or got.size == 0:
             continue
-        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-        at = np.unravel_index(int(np.nanargmax(diff)) if not np.isnan(diff).all() else 0,
-                              diff.shape)
-        if diff[at] > best[0] or best[0] < 0:
-            best = (float(diff[at]), f"output {index} [{','.join(map(str, at))}]: "
-                    f"{got[at].item()!r} vs {want[at].item()!r}, difference {float(diff[at]):.3g}")
-    return best[1]
+        diff = np.nan_to_num(np.abs(got.astype(np.float64) - want.astype(np.float64)),
+                             nan=np.inf)
+        at = np.unravel_index(int(np.argmax(diff)), diff.shape)
+        parts.append(f"output {index} [{','.join(map(str, at))}]: {got[at].item()!r} vs "
+                     f"{want[at].item()!r}, difference {float(diff[at]):.3g}")
+    return "; ".join(parts)
 
 
 def compare(outputs: list[np.ndarray], reference: list[np.ndarray],
