@@ -88,13 +88,14 @@ def _write_release(target, source, env):
         flags["iree-compile"] = image.iree_flags
         flags["runtime-config-sha256"] = sha256_file(iree_build.CONFIG_FILE)
     model = image.model
+    source = model.onnx.path if model.onnx else model.mlir  # what the user gave
     data = release.manifest(
         state=env["_RELEASE_STATE"],
         model={"name": model.name, "function": model.function, "size": image.size,
                "runtime": image.runtime,
-               "mlir": str(model.mlir.relative_to(PROJECT_ROOT))
-               if model.mlir.is_relative_to(PROJECT_ROOT) else model.mlir.name,
-               "mlir-sha256": sha256_file(model.mlir)},
+               "mlir": str(source.relative_to(PROJECT_ROOT))
+               if source.is_relative_to(PROJECT_ROOT) else source.name,
+               "mlir-sha256": sha256_file(source)},
         board={"name": image.board.name,
                "board.toml-sha256": sha256_file(image.board.directory / "board.toml")},
         inputs={name: {**inp.pin(), "key": inp.key()} for name, inp in lock.inputs.items()},

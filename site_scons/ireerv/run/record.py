@@ -8,7 +8,8 @@ failed run (it then says what failed); read by the bench.
      "passed": bool, "problems": [str],
      "reason": "passed" | "failed" | "timeout" | "cycle-limit" | "crash", "detail": str,
      "seconds": float,
-     "startup_cycles": int | null, "input_cycles": int | null, "call_cycles": [int]}
+     "startup_cycles": int | null, "input_cycles": int | null, "call_cycles": [int],
+     "worst": str}
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class RunRecord:
     startup_cycles: int | None = None
     input_cycles: int | None = None
     call_cycles: list[int] = field(default_factory=list)
+    worst: str = ""  # each output's element farthest from the reference
 
     @classmethod
     def of(cls, image: Any, verdict: Verdict, result: RunResult) -> RunRecord:
@@ -53,7 +55,8 @@ class RunRecord:
                    runtime=image.runtime, passed=verdict.passed, reason=result.reason,
                    detail=result.detail, seconds=round(result.seconds, 3),
                    problems=list(verdict.problems), startup_cycles=parsed.startup_cycles,
-                   input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles))
+                   input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles),
+                   worst=verdict.worst)
 
     def to_json(self) -> dict[str, Any]:
         return {"schema": SCHEMA, **asdict(self)}
