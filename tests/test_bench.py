@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from ireerv.bench import bench
-from ireerv.bench.bench import SCHEMA, BenchError, collect, load, markdown, render_svg, write
+from ireerv.bench.chart import render_svg
+from ireerv.bench.output import load, markdown, write
+from ireerv.bench.table import MISSING_RUN, SCHEMA, BenchError, collect
 from ireerv.inputs.toolchain import Toolchain
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -57,7 +58,7 @@ def bars(svg: str) -> list[ET.Element]:
 
 
 def test_collect_schema_and_values() -> None:
-    table = collect(FULL, {})
+    table = collect(FULL, [])
     assert table["schema"] == SCHEMA
     assert set(table) >= {"schema", "rows", "images", "reference"}
     assert [r["size"] for r in table["rows"]] == [4, 16, 32]
@@ -94,12 +95,12 @@ def test_collect_schema_and_values() -> None:
 def test_records_of_other_models_and_boards_are_left_out() -> None:
     other = [{**FULL[0], "board": "qemu-virt", "call_cycles": [1, 1]},
              {**FULL[0], "model": "mlp", "call_cycles": [2, 2]}]  # fmt: skip
-    table = collect([FULL[0], *other], {})
+    table = collect([FULL[0], *other], [])
     assert cell(table, 4, "first_call")["ours"] == 3_300_000
 
 
 def test_markdown_has_reference_and_ours() -> None:
-    text = markdown(collect(FULL, {}))
+    text = markdown(collect(FULL, []))
     for figure in ("492,851", "492,856", "1,202,005", "6,535,215", "23,898,480",
                    "64,461", "3,904,653", "30,996,521", "1,105,394", "11,536"):  # fmt: skip
         assert figure in text
@@ -112,7 +113,7 @@ def test_markdown_has_reference_and_ours() -> None:
 
 
 def test_svg_is_xml_with_one_bar_per_value() -> None:
-    table = collect(FULL, {})
+    table = collect(FULL, [])
     svg = render_svg(table)
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
@@ -139,7 +140,7 @@ def test_svg_is_xml_with_one_bar_per_value() -> None:
 
 def test_failed_and_missing_runs_are_shown_not_crashed() -> None:
     records = [r for r in FULL if r["size"] != 16] + [FAILED_16]  # 16 plain C: missing
-    table = collect(records, {})
+    table = collect(records, [])
     row = table["rows"][1]
     assert row["size"] == 16
     assert row["runs"]["iree"]["status"] == "failed"
@@ -148,7 +149,7 @@ def test_failed_and_missing_runs_are_shown_not_crashed() -> None:
         c = cell(table, 16, metric)
         assert c["ours"] is None and c["ratio"] is None and c["reference"] is not None
     assert "run timeout: no exit after 600 s" in cell(table, 16, "first_call")["note"]
-    assert cell(table, 16, "plain_c")["note"] == bench.MISSING_RUN
+    assert cell(table, 16, "plain_c")["note"] == MISSING_RUN
     assert len(row["notes"]) == 2
 
     text = markdown(table)
@@ -168,7 +169,7 @@ def test_failed_and_missing_runs_are_shown_not_crashed() -> None:
 
 
 def test_nothing_at_all() -> None:
-    table = collect([], {})
+    table = collect([], [])
     assert all(c["ours"] is None for r in table["rows"] for c in r["cells"].values())
     assert "—" in markdown(table)
     assert len(bars(render_svg(table))) == 3 * 4  # the reference bars only
@@ -176,7 +177,7 @@ def test_nothing_at_all() -> None:
 
 def test_passed_run_without_all_figures() -> None:
     table = collect([record(4, "iree", [3_300_000], startup=None),
-                     record(4, "none", [])], {})  # fmt: skip
+                     record(4, "none", [])], [])  # fmt: skip
     assert cell(table, 4, "first_call")["ours"] == 3_300_000
     later = cell(table, 4, "later_call")
     assert later["ours"] is None and later["ratio"] is None
@@ -186,7 +187,7 @@ def test_passed_run_without_all_figures() -> None:
 
 
 def test_sizes_beyond_the_reference() -> None:
-    table = collect([*FULL, record(8, "iree", [2_000_000, 1_000_000])], {})
+    table = collect([*FULL, record(8, "iree", [2_000_000, 1_000_000])], [])
     assert [r["size"] for r in table["rows"]] == [4, 8, 16, 32]
     assert cell(table, 8, "first_call") == {
         "ours": 2_000_000, "reference": None, "ratio": None, "note": None}
@@ -196,13 +197,13 @@ def test_sizes_beyond_the_reference() -> None:
 
 def test_bad_input_is_refused_clearly() -> None:
     with pytest.raises(BenchError, match="runtime 'tvm'"):
-        collect([record(4, "tvm", [1])], {})
+        collect([record(4, "tvm", [1])], [])
     with pytest.raises(BenchError, match="no valid size"):
-        collect([record(0, "iree", [1])], {})
+        collect([record(0, "iree", [1])], [])
     with pytest.raises(BenchError, match="not a JSON object"):
-        collect([[1, 2]], {})  # type: ignore[list-item]
-    with pytest.raises(BenchError, match="<N>-<runtime>"):
-        collect([], {"iree-4": "app.elf"})
+        collect([[1, 2]], [])  # type: ignore[list-item]
+    with pytest.raises(BenchError, match="image 4-tvm"):
+        collect([], [(4, "tvm", "app.elf")])
     with pytest.raises(BenchError, match="schema"):
         markdown({"schema": "ireerv-bench/0"})
 
@@ -211,7 +212,7 @@ def test_bad_input_is_refused_clearly() -> None:
 
 
 def test_write_and_load(tmp_path: Path) -> None:
-    table = collect(FULL, {"4-iree": tmp_path / "nowhere" / "app.elf"})
+    table = collect(FULL, [(4, "iree", tmp_path / "nowhere" / "app.elf")])
     out = tmp_path / "bench"
     write(table, out)
     assert sorted(p.name for p in out.iterdir()) == ["bench.json", "bench.md", "bench.svg"]
@@ -258,8 +259,8 @@ def test_image_sizes_match_berkeley_size(toolchain: Toolchain, tiny_elf: Path,
     text, data, bss = (int(v) for v in out.splitlines()[1].split()[:3])
     not_elf = tmp_path / "garbage.elf"
     not_elf.write_text("not an ELF")
-    table = collect(FULL, {"4-none": tiny_elf, "4-iree": tiny_elf,
-                           "16-iree": tmp_path / "missing.elf", "16-none": not_elf})  # fmt: skip
+    table = collect(FULL, [(4, "none", tiny_elf), (4, "iree", tiny_elf),
+                           (16, "iree", tmp_path / "missing.elf"), (16, "none", not_elf)])
     images = {i["key"]: i for i in table["images"]}
     assert list(images) == ["4-iree", "4-none", "16-iree", "16-none"]
 

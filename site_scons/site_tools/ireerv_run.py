@@ -1,12 +1,11 @@
-"""Running images in simulation: the simulator, one checked run, and the bench.
+"""Running images in simulation: the simulator and one checked run.
 
-Adds env.Simulator(board), env.RunResult(image) (a JSON file, rebuilt when
-the image changes), env.RunImage(image) (always runs) and env.Bench().
+Adds env.Simulator(board), env.RunResult(image) (the run record, a JSON file
+rebuilt when the image or a tool changes) and env.RunImage(image) (always runs).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 import time
@@ -18,7 +17,6 @@ import SCons.Script
 
 from ireerv import simulators
 from ireerv.boards import Board
-from ireerv.image.models import load_model
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD
@@ -209,43 +207,11 @@ def run_image(env, image):
     return node
 
 
-def _write_bench(target, source, env):
-    from ireerv.bench import bench
-
-    results = [json.loads(Path(str(s)).read_text()) for s in source if str(s).endswith(".json")]
-    sizes = env["_BENCH_SIZES"]
-    table = bench.collect(results, sizes)
-    out = Path(str(target[0])).parent
-    bench.write(table, out)
-    print(bench.markdown(table))
-    failed = [r for r in results if not r.get("passed")]
-    if failed:
-        raise SCons.Errors.BuildError(errstr=f"bench: {len(failed)} of {len(results)} runs failed")
-
-
-def bench_target(env):
-    """Matmul 4/16/32 on the cluster, IREE and plain C: the reference work's table."""
-    from ireerv.boards import load_board
-
-    board = load_board("cluster4")
-    model = load_model("matmul")
-    sources, sizes = [], {}
-    for size in model.sizes:
-        for runtime in ("iree", "none"):
-            image = env.ModelImage(board, model, size, runtime)
-            sources.append(run_result(env, image, "bench-run.json", strict=False))
-            sizes[f"{size}-{runtime}"] = str(image.elf)
-    return env.Command(
-        [f"{BUILD}/bench/{name}" for name in ("bench.json", "bench.md", "bench.svg")],
-        sources, _action(_write_bench, "BENCH"), _BENCH_SIZES=sizes)
-
-
 def generate(env) -> None:
     env.AddMethod(simulator, "Simulator")
     env.AddMethod(_simulator_path, "SimulatorPath")
     env.AddMethod(run_result, "RunResult")
     env.AddMethod(run_image, "RunImage")
-    env.AddMethod(bench_target, "Bench")
 
 
 def exists(env) -> bool:
