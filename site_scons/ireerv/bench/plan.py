@@ -25,12 +25,14 @@ class Reference:
 
 @dataclass(frozen=True)
 class Plan:
-    name: str
-    model: str
+    """One [table] of plan.toml: every (size, runtime) image of `model` runs on `board`."""
+
+    name: str  # the table's name
+    model: str  # a model under models/
     board: str
-    sizes: tuple[int, ...]
-    runtimes: tuple[str, ...]
-    reference: Reference
+    sizes: tuple[int, ...]  # values of the model's symbolic dimension
+    runtimes: tuple[str, ...]  # among RUNTIMES
+    reference: Reference  # the figures set beside ours
 
 
 def load_plan(name: str = "matmul", path: Path = PLAN_FILE) -> Plan:
