@@ -32,7 +32,7 @@ def prepare_environment(env) -> dict:
         state = release.source_state(PROJECT_ROOT)
         release.check_clean(state, bool(env["ALLOW_DIRTY"]))
     except release.ReleaseError as err:
-        raise SCons.Errors.UserError(str(err)) from None
+        raise SCons.Errors.StopError(str(err)) from None
     scrubbed = release.scrubbed_environment(state["source_date_epoch"])
     os.environ.clear()
     os.environ.update(scrubbed)

@@ -60,7 +60,7 @@ def generate(env) -> None:
     try:
         env["LOCK"] = load_lock(paths.LOCK_FILE)
     except LockError as err:
-        raise SCons.Errors.UserError(f"{paths.LOCK_FILE.name}: {err}") from None
+        raise SCons.Errors.StopError(f"{paths.LOCK_FILE.name}: {err}") from None
     env.AddMethod(_fetcher, "GetFetcher")
     env.AddMethod(_fetch_inputs, "FetchInputs")
     if not env["VERBOSE"]:

@@ -58,7 +58,7 @@ def softfloat_objects(env, benv, name: str | None = None) -> list:
             for src in softfloat.rvfplib_sources(root):
                 objects += aenv.Object(f"{sdir}/{src.stem}.o", str(src))
     except (softfloat.SoftFloatError, FetchError) as err:
-        raise SCons.Errors.UserError(str(err)) from None
+        raise SCons.Errors.StopError(str(err)) from None
     cache[name] = objects
     return objects
 

@@ -23,8 +23,8 @@ def write_value(target, source, env) -> None:
 
 
 def user_error(err: Exception) -> NoReturn:
-    """Stop while reading the build files, with the message alone."""
-    raise SCons.Errors.UserError(str(err)) from None
+    """Stop while reading the build files, with the message alone (no Python location)."""
+    raise SCons.Errors.StopError(str(err)) from None
 
 
 def build_error(err: Exception) -> NoReturn:
