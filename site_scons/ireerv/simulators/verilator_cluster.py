@@ -47,8 +47,9 @@ def identity(settings: base.Settings, fetcher: Any) -> str:
     return verilator_build.cluster_simulator_entry(fetcher, settings.extra["testbench"]).name
 
 
-def command(simulator: Path, hex_file: Path, maxcycles: int) -> list[str]:
-    return [str(simulator), f"+firmware={hex_file}", f"+maxcycles={maxcycles}"]
+def command(simulator: Path, hex_file: Path, maxcycles: int,
+            plusargs: Sequence[str] = ()) -> list[str]:
+    return [str(simulator), f"+firmware={hex_file}", f"+maxcycles={maxcycles}", *plusargs]
 
 
 def judge(command: Sequence[str], status: int | None, output: str, seconds: float,
@@ -81,12 +82,15 @@ def run(settings: base.Settings, simulator: Path, image: base.Image, *, timeout:
     cycles = maxcycles if maxcycles is not None else settings.maxcycles
     assert cycles is not None
     return run_cluster(simulator, image.hex, maxcycles=cycles, timeout=timeout,
-                       on_output=on_output)
+                       on_output=on_output, plusargs=settings.extra.get("plusargs", ()))
 
 
 def run_cluster(simulator: Path, hex_file: Path, *, maxcycles: int, timeout: float = 1800,
-                on_output: base.OutputCallback | None = None) -> base.RunResult:
-    """Run a `objcopy -O verilog` image on the cluster's Verilator model."""
+                on_output: base.OutputCallback | None = None,
+                plusargs: Sequence[str] = ()) -> base.RunResult:
+    """Run a `objcopy -O verilog` image on the cluster's Verilator model.
+
+    plusargs: more testbench options, such as the profile's +pctrace=<file>."""
     simulator, hex_file = Path(simulator), Path(hex_file)
     if not (simulator.is_file() and os.access(simulator, os.X_OK)):
         raise base.SimulationError(f"cluster simulator {simulator} is not an executable file "
@@ -96,6 +100,6 @@ def run_cluster(simulator: Path, hex_file: Path, *, maxcycles: int, timeout: flo
     if maxcycles <= 0:
         raise base.SimulationError(f"maxcycles must be positive, not {maxcycles}")
     # The testbench reads +firmware with $readmemh: give it an absolute path.
-    cmd = command(simulator.resolve(), hex_file.resolve(), maxcycles)
+    cmd = command(simulator.resolve(), hex_file.resolve(), maxcycles, plusargs)
     status, output, seconds = base.stream(cmd, timeout, on_output)
     return judge(cmd, status, output, seconds, timeout)
