@@ -97,13 +97,14 @@ def test_document_adds_up_and_the_check_finds_errors() -> None:
 
 
 def test_disassembly_listing_with_source_lines() -> None:
-    text = ("80000000 <_start>:\n    csrr t0, mhartid\n"
+    text = ("Disassembly of section .text:\n\n80000000 <_start>:\n    csrr t0, mhartid\n"
             "80000000:\tf14022f3          \tcsrr\tt0,mhartid\n"
             "80000004:\t2a89                \tjal\t80000136 <x>\n"
             "80000006:\t9782                \tjalr\ta5\n"
             "80000008:\t8082                \tret\n"
             "8000000a <x>:\n8000000a:\t0001                \tnop\n")
-    sizes, calls, labels = parse_disassembly(text)
+    sizes, calls, labels, sections = parse_disassembly(text)
+    assert sections == {".text"}
     assert sizes == {0x80000000: 4, 0x80000004: 2, 0x80000006: 2, 0x80000008: 2,
                      0x8000000A: 2}
     assert calls == {0x80000004, 0x80000006}

@@ -20,6 +20,7 @@ from ..size.rules import ComponentRule
 _INSN = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f]+)(?: [0-9a-f]+)*\s*\t(\S+)")
 # "80000000 <_start>:"
 _LABEL = re.compile(r"^([0-9a-f]+) <(.+)>:$")
+_SECTION = re.compile(r"^Disassembly of section (\S+):$")
 # Mnemonics that link: objdump prints rd=zero forms as j/jr/ret, so every jal/jalr links.
 _CALLS = frozenset(("jal", "jalr"))
 UNKNOWN = "(unknown)"
@@ -57,11 +58,16 @@ class Program:
         return OTHER
 
 
-def parse_disassembly(text: str) -> tuple[dict[int, int], frozenset[int], dict[int, str]]:
-    """(sizes, calls, labels) of an `objdump -d` listing, with or without -S source lines."""
+Listing = tuple[dict[int, int], frozenset[int], dict[int, str], set[str]]
+
+
+def parse_disassembly(text: str) -> Listing:
+    """(sizes, calls, labels, code sections) of an `objdump -d` listing, with or without -S
+    source lines."""
     sizes: dict[int, int] = {}
     calls: set[int] = set()
     labels: dict[int, str] = {}
+    sections: set[str] = set()
     for line in text.splitlines():
         m = _INSN.match(line)
         if m:
@@ -73,15 +79,20 @@ def parse_disassembly(text: str) -> tuple[dict[int, int], frozenset[int], dict[i
         m = _LABEL.match(line)
         if m:
             labels.setdefault(int(m.group(1), 16), m.group(2))
-    return sizes, frozenset(calls), labels
+        elif m := _SECTION.match(line):
+            sections.add(m.group(1))
+    return sizes, frozenset(calls), labels, sections
 
 
 def component_ranges(
-    parsed: mapfile.MapFile, rules: Sequence[ComponentRule]
+    parsed: mapfile.MapFile, rules: Sequence[ComponentRule], sections: set[str]
 ) -> list[tuple[int, int, str]]:
-    """(start, end, component) of every input section the map attributes to a file."""
+    """(start, end, component) of every input section of the code `sections` the map
+    attributes to a file (other sections, such as debug info, may share addresses)."""
     ranges = []
     for out in parsed.sections:
+        if out.name not in sections:
+            continue
         for item in out.inputs:
             if item.size <= 0 or item.origin is None or item.kind == "fill":
                 continue
@@ -94,7 +105,7 @@ def component_ranges(
 
 def load_program(dis: Path, map_file: Path, rules: Sequence[ComponentRule]) -> Program:
     try:
-        sizes, calls, labels = parse_disassembly(dis.read_text(errors="replace"))
+        sizes, calls, labels, sections = parse_disassembly(dis.read_text(errors="replace"))
         parsed = mapfile.load(map_file)
     except (OSError, mapfile.MapFileError) as err:
         raise ProgramError(str(err)) from None
@@ -102,4 +113,4 @@ def load_program(dis: Path, map_file: Path, rules: Sequence[ComponentRule]) -> P
         raise ProgramError(f"{dis} lists no instructions")
     starts = sorted(labels)
     return Program(sizes, calls, starts, [labels[a] for a in starts],
-                   component_ranges(parsed, rules))
+                   component_ranges(parsed, rules, sections))
