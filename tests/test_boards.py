@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from elftools.elf.elffile import ELFFile
 
 from ireerv import boards
 from ireerv.boards import linkerscript
-from ireerv.boards.board import BSP_DIR
+from ireerv.boards.board import BSP_DIR, COMMON_DIR
 from ireerv.inputs.toolchain import Toolchain
 
 CLUSTER_TOML = (BSP_DIR / "cluster4" / "board.toml").read_text()
@@ -51,12 +52,14 @@ def test_cluster4() -> None:
     assert b.iree_compile_flags() == [
         "--iree-llvmcpu-target-triple=riscv32-unknown-elf",
         "--iree-llvmcpu-target-cpu=generic",
-        "--iree-llvmcpu-target-cpu-features=+m,+c",
+        "--iree-llvmcpu-target-cpu-features=+m,+c,+relax",
         "--iree-llvmcpu-target-abi=ilp32",
         "--iree-vm-target-index-bits=32",
+        "--iree-codegen-transform-dialect-library=bsp/common/iree-tiles.mlir",
     ]
     names = [s.name for s in b.bsp_sources()]
-    assert names == ["cycles.c", "harts.c", "start.S", "syscalls.c", "trap.c", "board.c"]
+    assert names == ["cycles.c", "harts.c", "start.S", "string.c", "syscalls.c", "trap.c",
+                     "board.c"]
     assert b.sources == (BSP_DIR / "cluster4" / "board.c",)
     with pytest.raises(boards.BoardError, match="no memory region 'dram'"):
         b.region("dram")
@@ -112,6 +115,8 @@ def test_linker_script_text() -> None:
 
 def write_board(root: Path, name: str, text: str) -> Path:
     (root / name).mkdir(parents=True)
+    (root / "common").mkdir(exist_ok=True)  # the boards' iree-compile library
+    shutil.copy(COMMON_DIR / "iree-tiles.mlir", root / "common")
     (root / name / "board.toml").write_text(text)
     (root / name / "board.c").write_text("")
     return root
@@ -147,7 +152,7 @@ def edited(text: str, old: str, new: str) -> str:
         ("cluster4", 'kind = "verilator-cluster"', 'kind = "spice"',
          r"\[simulator\]: kind must be"),
         ("cluster4", "maxcycles = 200000000\n", "", r"\[simulator\]: maxcycles must be"),
-        ("cluster4", 'features = "+m,+c"\n', "", r"\[iree\]: missing 'features'"),
+        ("cluster4", 'features = "+m,+c,+relax"', "", r"\[iree\]: missing 'features'"),
         ("cluster4", "index_bits = 32", "index_bits = 16", "index_bits must be 32 or 64"),
         ("cluster4", 'march = "rv32imc_zicsr_zifencei"', 'march = "rv64gc"',
          "is not a 32-bit RISC-V -march"),

@@ -220,6 +220,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs)
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     mlir = renv.OnnxImport(model)[0] if model.onnx else str(model.mlir)
     module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", mlir)
+    libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]
+    renv.Depends([module_h, kernel_o, kernel_h], libraries)  # the transform library
     module_c = renv.Command(
         f"{idir}/model_module.c", renv.Value(runner_data.module_impl_source("model_module.h")),
         short_action(write_value))

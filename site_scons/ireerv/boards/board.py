@@ -19,6 +19,8 @@ from ireerv.util.memory import Region
 BSP_DIR = PROJECT_ROOT / "bsp"
 COMMON_DIR = BSP_DIR / "common"
 INCLUDE_DIR = BSP_DIR / "include"
+# iree-compile's option for a transform library that sets lowering configurations.
+LIBRARY_FLAG = "--iree-codegen-transform-dialect-library"
 CONFIG_HEADER = "bsp_config.h"
 
 MEMORY_KINDS = ("code", "data")
@@ -83,6 +85,9 @@ class IreeTarget:
     features: str
     abi: str
     index_bits: int
+    extra: tuple[str, ...] = ()  # code generation choices: tile sizes, peeling, ...
+    # Transform library choosing tile sizes (path relative to the project root).
+    library: str | None = None
 
     def flags(self) -> list[str]:
         return [
@@ -91,6 +96,8 @@ class IreeTarget:
             f"--iree-llvmcpu-target-cpu-features={self.features}",
             f"--iree-llvmcpu-target-abi={self.abi}",
             f"--iree-vm-target-index-bits={self.index_bits}",
+            *self.extra,
+            *([f"{LIBRARY_FLAG}={self.library}"] if self.library else []),
         ]
 
 

@@ -21,6 +21,7 @@ from ireerv.boards.board import (
     MemoryRegion,
     Placement,
 )
+from ireerv.paths import PROJECT_ROOT
 
 _BOARD_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 _MARCH_RE = re.compile(r"^rv32[a-z]+(_[a-z0-9]+)*$")
@@ -98,7 +99,7 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     memory = _parse_memory(_table(data, "memory"))
     placement = _parse_placement(_table(data, "placement"), memory)
     devices = _parse_devices(_table(data, "devices"))
-    iree = _parse_iree(_table(data, "iree"))
+    iree = _parse_iree(_table(data, "iree"), path.parent)
     try:
         simulator = simulators.parse_settings(data.get("simulator"), harts)
     except simulators.SettingsError as err:
@@ -246,15 +247,35 @@ def _parse_devices(table: dict[str, Any]) -> dict[str, Device]:
     return devices
 
 
-def _parse_iree(table: dict[str, Any]) -> IreeTarget:
+def _library(table: dict[str, Any], board_dir: Path, where: str) -> str | None:
+    """The transform library, given relative to the board folder."""
+    name = _opt(table, "library", str, where, None)
+    if name is None:
+        return None
+    path = (board_dir / name).resolve()
+    if not path.is_file():
+        raise BoardError(f"{where}: library {name!r} does not exist ({path})")
+    try:  # project-relative, so flags and release manifests name no machine path
+        return path.relative_to(PROJECT_ROOT.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _parse_iree(table: dict[str, Any], board_dir: Path) -> IreeTarget:
     where = "[iree]"
-    _check_keys(table, ("triple", "cpu", "features", "abi", "index_bits"), where)
+    _check_keys(table, ("triple", "cpu", "features", "abi", "index_bits", "flags", "library"),
+                where)
+    extra = _opt(table, "flags", list, where, [])
+    if not all(isinstance(f, str) and f.startswith("--") for f in extra):
+        raise BoardError(f"{where}: 'flags' must be a list of iree-compile options (--name=value)")
     target = IreeTarget(
         triple=_get(table, "triple", str, where),
         cpu=_get(table, "cpu", str, where),
         features=_get(table, "features", str, where),
         abi=_get(table, "abi", str, where),
         index_bits=_get(table, "index_bits", int, where),
+        extra=tuple(extra),
+        library=_library(table, board_dir, where),
     )
     if target.index_bits not in (32, 64):
         raise BoardError(f"{where}: index_bits must be 32 or 64")
