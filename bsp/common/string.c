@@ -1,4 +1,4 @@
-/* Word-wise memset and memcpy.  picolibc's size-optimised build copies and
+/* Word-wise memset, memcpy and memmove.  picolibc's size-optimised build copies and
  * clears one byte at a time; the IREE runtime clears kilobytes per call (the
  * VM stack of every invocation, command buffers, calloc), which made memset
  * the largest single cost of a small call.  These replace the C library's
@@ -53,5 +53,27 @@ BSP_NO_BUILTIN void* memcpy(void* restrict dst, const void* restrict src, size_t
     s = (const unsigned char*)ws;
   }
   while (n--) *d++ = *s++;
+  return dst;
+}
+
+/* IREE's resource sets shift their entries with memmove on every dispatch. */
+BSP_NO_BUILTIN void* memmove(void* dst, const void* src, size_t n) {
+  unsigned char* d = dst;
+  const unsigned char* s = src;
+  if (d <= s || d >= s + n) return memcpy(dst, src, n);  /* no harmful overlap */
+  d += n;
+  s += n;
+  if ((((uintptr_t)d ^ (uintptr_t)s) & 3u) == 0) {
+    while (n && ((uintptr_t)d & 3u)) {
+      *--d = *--s;
+      --n;
+    }
+    uint32_t* wd = (uint32_t*)(void*)d;
+    const uint32_t* ws = (const uint32_t*)(const void*)s;
+    for (; n >= 4; n -= 4) *--wd = *--ws;
+    d = (unsigned char*)wd;
+    s = (const unsigned char*)ws;
+  }
+  while (n--) *--d = *--s;
   return dst;
 }
