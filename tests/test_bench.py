@@ -285,3 +285,41 @@ def test_image_sizes_match_berkeley_size(toolchain: Toolchain, tiny_elf: Path,
     assert "| `.text` | code |" in md and "| `.bss` | data |" in md
     assert "image not built: missing.elf" in md
     assert "not a valid ELF" in md
+
+
+# --------------------------------------------------------------------------- per-call columns
+
+
+def profile_doc(size: int, soft_float_calls: int) -> dict[str, Any]:
+    from ireerv.profile import report
+
+    phase = {"name": "call 1", "total": 100, "measured": 100, "instructions": 80,
+             "soft_float_calls": soft_float_calls,
+             "components": [{"name": "libgcc soft-float", "self": 60, "percent": 60.0},
+                            {"name": "kernel", "self": 30, "percent": 30.0},
+                            {"name": "bsp", "self": 6, "percent": 6.0},
+                            {"name": "libc", "self": 4, "percent": 4.0}],
+             "functions": [{"name": "f", "component": "kernel", "self": 100,
+                            "inclusive": 100, "calls": 1}],
+             "stacks": [{"frames": ["f"], "cost": 100}]}  # fmt: skip
+    return report.document({"model": "matmul", "board": "cluster4", "size": size,
+                            "runtime": "iree", "unit": "cycles", "source": "test",
+                            "elf": "image.elf"}, [phase])  # fmt: skip
+
+
+def test_per_call_columns() -> None:
+    from ireerv.bench import calls as bench_calls
+
+    table = bench_calls.attach(collect(FULL, []), [profile_doc(4, 128), profile_doc(16, 9000)])
+    by_size = {c["size"]: c for c in table["calls"]}
+    assert by_size[4]["overhead"] == 1_650_000 - 70_000
+    assert (by_size[4]["soft_float_calls"], by_size[4]["soft_float_needed"]) == (128, 128)
+    assert by_size[4]["top_components"] == [["libgcc soft-float", 60], ["kernel", 30],
+                                            ["bsp", 6]]
+    assert by_size[32]["soft_float_calls"] is None and by_size[32]["top_components"] == []
+    text = markdown(table)
+    assert "| 4×4 | 1,650,000 | 70,000 | 1,580,000 | 128 | 128 | libgcc soft-float 60" in text
+    assert "| 32×32 | 25,000,000 | 31,000,000 | -6,000,000 | — | 65,536 | — |" in text
+    broken = profile_doc(16, 1)
+    broken["phases"][0]["total"] = 7  # does not add up: ignored, not trusted
+    assert bench_calls.attach(collect(FULL, []), [broken])["calls"][1]["soft_float_calls"] is None

@@ -9,17 +9,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ireerv.bench import output, table
+from ireerv.bench import calls, output, table
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import load_board
 from ireerv.image.models import load_model
 from ireerv.paths import BUILD
+from ireerv.profile import report as profile_report
 from ireerv.util.scons import build_error, short_action
 
 
 def _write_bench(target, source, env):
-    results = [json.loads(Path(str(s)).read_text()) for s in source if str(s).endswith(".json")]
-    bench = table.collect(results, env["BENCH_IMAGES"], env["BENCH_PLAN"])
+    docs = [json.loads(Path(str(s)).read_text()) for s in source if str(s).endswith(".json")]
+    profiles = [d for d in docs if d.get("schema") == profile_report.SCHEMA]
+    results = [d for d in docs if d.get("schema") != profile_report.SCHEMA]  # run records
+    bench = calls.attach(table.collect(results, env["BENCH_IMAGES"], env["BENCH_PLAN"]),
+                         profiles)
     output.write(bench, Path(str(target[0])).parent)
     print(output.markdown(bench))
     failed = [r for r in results if not r.get("passed")]
@@ -37,6 +41,8 @@ def bench_target(env, plan_name: str = "matmul"):
             image = env.ModelImage(board, model, size, runtime)
             sources.append(env.RunResult(image, "bench-run.json", strict=False))
             images.append((size, runtime, str(image.elf)))
+            if runtime == "iree":  # where the call's cycles go, for the per-call columns
+                sources.append(env.Profile(image, always=False)[0])
     return env.Command(
         [f"{BUILD}/bench/{name}" for name in ("bench.json", "bench.md", "bench.svg")],
         sources, short_action(_write_bench, "BENCH"), BENCH_IMAGES=images, BENCH_PLAN=plan)
@@ -44,6 +50,7 @@ def bench_target(env, plan_name: str = "matmul"):
 
 def generate(env) -> None:
     env.Tool("ireerv_run")
+    env.Tool("ireerv_profile")
     env.AddMethod(bench_target, "Bench")
 
 

@@ -63,17 +63,21 @@ def _profile(target, source, env):
     json_path.write_text(json.dumps(doc, indent=1) + "\n")
     text_path.write_text(text + "\n")
     svg_path.write_text(plot.render_svg(doc, shown))
-    print(text)
+    if not env["_QUIET"]:
+        print(text)
     print(f"profile: {json_path}, {text_path}, {svg_path}")
 
 
-def profile(env, image):
+def profile(env, image, always: bool = True):
+    """The profile of `image`.  always: run it on every request and print it (the
+    `profile` target); otherwise only when the image changed, quietly (the bench)."""
     targets = [f"{image.dir}/profile.json", f"{image.dir}/profile.txt",
                f"{image.dir}/profile.svg"]
     action = SCons.Action.Action(_profile, None)
     node = env.Command(targets, [image.elf, image.hex, image.map, image.dis], action,
-                       _IMAGE=image)
-    env.AlwaysBuild(node)  # it prints the profile: asking for it shows it
+                       _IMAGE=image, _QUIET=not always)
+    if always:
+        env.AlwaysBuild(node)  # it prints the profile: asking for it shows it
     return node
 
 

@@ -106,7 +106,9 @@ def markdown(table: Mapping[str, Any]) -> str:
                      for im in with_sections]  # fmt: skip
             out.append(_md_row([f"`{name}`", kinds.get(memory, memory), *map(_num, sizes)]))
         out.append("")
-    return "\n".join(out)
+    from .calls import markdown as calls_markdown  # the per-call columns, when present
+
+    return "\n".join(out) + calls_markdown(table)
 
 
 def _md_row(cells: Iterable[str]) -> str:
