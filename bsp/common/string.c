@@ -1,4 +1,4 @@
-/* Word-wise memset, memcpy and memmove.  picolibc's size-optimised build copies and
+/* Word-wise memset, memcpy, memmove, memcmp and strncmp.  picolibc's size-optimised build copies and
  * clears one byte at a time; the IREE runtime clears kilobytes per call (the
  * VM stack of every invocation, command buffers, calloc), which made memset
  * the largest single cost of a small call.  These replace the C library's
@@ -76,4 +76,46 @@ BSP_NO_BUILTIN void* memmove(void* dst, const void* src, size_t n) {
   }
   while (n--) *--d = *--s;
   return dst;
+}
+
+/* The VM resolves every import by name at start-up (binary search with
+ * strncmp, type lookups with memcmp): compare a word at a time where both
+ * sides are aligned alike. */
+static inline int bsp_has_zero_byte(uint32_t w) {
+  return ((w - 0x01010101u) & ~w & 0x80808080u) != 0;
+}
+
+BSP_NO_BUILTIN int memcmp(const void* a, const void* b, size_t n) {
+  const unsigned char* p = a;
+  const unsigned char* q = b;
+  if ((((uintptr_t)p | (uintptr_t)q) & 3u) == 0) {
+    while (n >= 4 && *(const uint32_t*)(const void*)p == *(const uint32_t*)(const void*)q) {
+      p += 4;
+      q += 4;
+      n -= 4;
+    }
+  }
+  for (; n; --n, ++p, ++q) {
+    if (*p != *q) return *p - *q;
+  }
+  return 0;
+}
+
+BSP_NO_BUILTIN int strncmp(const char* a, const char* b, size_t n) {
+  const unsigned char* p = (const unsigned char*)a;
+  const unsigned char* q = (const unsigned char*)b;
+  if ((((uintptr_t)p | (uintptr_t)q) & 3u) == 0) {
+    while (n >= 4) {
+      const uint32_t w = *(const uint32_t*)(const void*)p;
+      if (w != *(const uint32_t*)(const void*)q || bsp_has_zero_byte(w)) break;
+      p += 4;
+      q += 4;
+      n -= 4;
+    }
+  }
+  for (; n; --n, ++p, ++q) {
+    if (*p != *q) return *p - *q;
+    if (*p == 0) return 0;
+  }
+  return 0;
 }
