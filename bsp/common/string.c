@@ -13,6 +13,19 @@
 BSP_NO_BUILTIN void* memset(void* dst, int value, size_t n) {
   unsigned char* d = dst;
   const unsigned char byte = (unsigned char)value;
+  if ((((uintptr_t)d | n) & 3u) == 0) {  /* the usual case: whole aligned words */
+    const uint32_t word = byte * 0x01010101u;
+    uint32_t* w = (uint32_t*)(void*)d;
+    uint32_t* const end = (uint32_t*)(void*)(d + n);
+    for (; end - w >= 4; w += 4) {
+      w[0] = word;
+      w[1] = word;
+      w[2] = word;
+      w[3] = word;
+    }
+    while (w != end) *w++ = word;
+    return dst;
+  }
   while (n && ((uintptr_t)d & 3u)) {
     *d++ = byte;
     --n;
