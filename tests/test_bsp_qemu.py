@@ -293,6 +293,6 @@ def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> 
 def test_string_functions(builder: ImageBuilder, qemu: boards.Board) -> None:
     """The BSP's word-wise memset/memcpy/memmove/memcmp/strncmp agree with byte loops."""
     elf, _ = builder.image(qemu, "string-check", TESTS / "bsp" / "string_check.c")
-    result = simulate.run_qemu(elf, args=qemu.simulator.args, timeout=120)
+    result = run_qemu(elf, args=qemu.simulator.args, timeout=120)
     assert result.passed, result.output
     assert "STRING CHECKS OK" in result.output

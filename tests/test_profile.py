@@ -19,7 +19,9 @@ from test_bsp_qemu import ImageBuilder
 from ireerv import boards
 from ireerv.profile import analyze, capture, report, trace
 from ireerv.profile.program import Program, parse_disassembly
-from ireerv.sizereport import ComponentRule
+from ireerv.simulators import prepare
+from ireerv.simulators.base import Image
+from ireerv.size.rules import ComponentRule
 
 TESTS = Path(__file__).resolve().parent
 HOT_C = TESTS / "profile" / "hot.c"
@@ -145,10 +147,11 @@ def test_known_program_names_its_hot_function(toolchain, tmp_path: Path) -> None
     program = load_program(dis, elf.with_name("app.map"),
                            [ComponentRule("app", member="app.o")])
     trace_file = tmp_path / "trace.log"
-    result = capture.traced_run(board, elf=elf, hex_file=hexfile, simulator=None,
-                                trace_file=trace_file, timeout=60, maxcycles=10**9)
+    result = capture.traced_run(board.simulator, prepare(board.simulator), Image(elf, hexfile),
+                                trace_file, timeout=60)
     assert result.passed, result.output
-    doc = capture.profile_from_trace(board, program, trace_file, result.program_output,
+    doc = capture.profile_from_trace(board.simulator, program, trace_file,
+                                     result.program_output,
                                      {"model": "hot", "board": board.name, "size": None,
                                       "runtime": "none", "elf": "app.elf"})
     assert report.validate(doc) == []
