@@ -14,7 +14,7 @@ BSP_NO_BUILTIN void* memset(void* dst, int value, size_t n) {
   unsigned char* d = dst;
   const unsigned char byte = (unsigned char)value;
   if ((((uintptr_t)d | n) & 3u) == 0) {  /* the usual case: whole aligned words */
-    const uint32_t word = byte * 0x01010101u;
+    const uint32_t word = byte ? byte * 0x01010101u : 0u;  /* mostly clears */
     uint32_t* w = (uint32_t*)(void*)d;
     uint32_t* const end = (uint32_t*)(void*)(d + n);
     for (; end - w >= 4; w += 4) {
@@ -47,6 +47,18 @@ BSP_NO_BUILTIN void* memset(void* dst, int value, size_t n) {
 BSP_NO_BUILTIN void* memcpy(void* restrict dst, const void* restrict src, size_t n) {
   unsigned char* d = dst;
   const unsigned char* s = src;
+  if ((((uintptr_t)d | (uintptr_t)s | n) & 3u) == 0) {  /* the usual case: whole words */
+    uint32_t* wd = (uint32_t*)(void*)d;
+    const uint32_t* ws = (const uint32_t*)(const void*)s;
+    uint32_t* const end = (uint32_t*)(void*)(d + n);
+    for (; end - wd >= 2; wd += 2, ws += 2) {
+      const uint32_t a = ws[0], b = ws[1];
+      wd[0] = a;
+      wd[1] = b;
+    }
+    if (wd != end) *wd = *ws;
+    return dst;
+  }
   if ((((uintptr_t)d ^ (uintptr_t)s) & 3u) == 0) {
     while (n && ((uintptr_t)d & 3u)) {
       *d++ = *s++;
