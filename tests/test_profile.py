@@ -187,4 +187,6 @@ def test_matmul_profile_on_qemu_adds_up(tree: Path) -> None:
         assert {c["name"] for c in phase["components"]} <= named
     call = doc["phases"][-1]
     assert {"kernel", "control program"} <= {c["name"] for c in call["components"]}
+    # No wasted arithmetic: one soft-float multiply and one add per multiply-accumulate.
+    assert call["soft_float_calls"] == 2 * 4**3
     assert (folder / "profile.svg").read_text().startswith("<svg")

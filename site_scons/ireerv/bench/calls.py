@@ -63,7 +63,7 @@ def markdown(table: Mapping[str, Any]) -> str:
     calls = table.get("calls")
     if not calls:
         return ""
-    out = ["## One IREE call (the last one)", "",
+    out = ["", "## One IREE call (the last one)", "",
            "| N | later IREE call | plain C loop | overhead | soft-float calls | needed "
            "| top components (cycles) |", "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for c in calls:
