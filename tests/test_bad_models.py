@@ -103,7 +103,8 @@ def test_out_of_bounds_read_traps_the_device_and_crashes_the_reference(
 @needs_qemu
 @pytest.mark.upstream
 def test_timed_out_run_prints_no_dangling_calls(tree: Path) -> None:
-    proc = scons(tree, "run", "MODEL=matmul", "SIZE=200", "TIMEOUT=2", QEMU, check=False)
+    # 400x400: 64 M multiply-adds, several seconds of QEMU for even the first call.
+    proc = scons(tree, "run", "MODEL=matmul", "SIZE=400", "TIMEOUT=2", QEMU, check=False)
     assert proc.returncode != 0
     assert "; calls none finished" in proc.stdout
     assert "matmul on qemu-virt FAILED: run timeout: no exit after 2 s" in proc.stderr
