@@ -27,7 +27,11 @@ from dataclasses import dataclass, field
 from .program import Program
 
 MARKER = "bsp_cycles"
-SOFT_FLOAT = "libgcc soft-float"
+
+
+def is_soft_float(component: str) -> bool:
+    """libgcc's routines ("libgcc soft-float") or the SOFTFLOAT choice's ("soft-float")."""
+    return component.endswith("soft-float")
 
 
 class ProfileError(Exception):
@@ -75,7 +79,7 @@ def walk(instructions: Iterable[tuple[int, int]], program: Program,
             returns[pending] += 1
             stack = (*stack, name)
             window.calls[name] += 1
-            if component == SOFT_FLOAT and program.component(caller_pc) != SOFT_FLOAT:
+            if is_soft_float(component) and not is_soft_float(program.component(caller_pc)):
                 window.soft_float_calls += 1
         elif returns[pc]:
             while frames:
