@@ -7,6 +7,11 @@
 #include <stdint.h>
 #include <string.h>
 
+/* These are on every call's path: optimise them for speed whatever the BSP is
+ * built with (the rest of the BSP keeps its flags: code run by woken harts
+ * relies on the order of its scratchpad and shared-path accesses). */
+#pragma GCC optimize("O2")
+
 /* Keep GCC from turning the loops below back into calls to themselves. */
 #define BSP_NO_BUILTIN __attribute__((optimize("no-tree-loop-distribute-patterns")))
 

@@ -73,9 +73,7 @@ def _board_env(env, board: Board):
     benv.Append(LINKFLAGS=["-T", script[0].abspath])
     objects = []
     for src in board.bsp_sources():
-        # -O2: memset/memcpy (string.c) are on every call's path.
-        obj = benv.Object(f"{bdir}/bsp/{src.stem}.o", str(src),
-                          CCFLAGS=[*benv["CCFLAGS"], "-O2"])
+        obj = benv.Object(f"{bdir}/bsp/{src.stem}.o", str(src))
         benv.Depends(obj, header)
         objects += obj
     benv["BSP_OBJECTS"] = objects
