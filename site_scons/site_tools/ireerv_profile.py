@@ -14,27 +14,15 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv import simulators
-from ireerv.inputs.fetch import FetchError
 from ireerv.profile import analyze, capture, plot, program, report, trace
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.size.components import rules
-from ireerv.util.buildlog import BuildError
-
-
-def _simulator(env, board) -> Path:
-    """The board's simulator: found on PATH, or built on demand into the cache."""
-    try:
-        return simulators.prepare(board.simulator, env.GetFetcher(),
-                                  Path(env["CACHE_DIR"]) / "logs")
-    except (FetchError, BuildError, SimulationError) as err:
-        raise SCons.Errors.BuildError(errstr=str(err)) from None
 
 
 def _profile(target, source, env):
     image = env["_IMAGE"]
     board = image.board
-    sim = _simulator(env, board)
+    sim = env.SimulatorPath(board)
     print(f"profile: {image.model.name} on {board.name}"
           + (f" (N={image.size})" if image.size else ""), flush=True)
     meta = {"model": image.model.name, "board": board.name, "size": image.size,
@@ -82,6 +70,7 @@ def profile(env, image, always: bool = True):
 
 
 def generate(env) -> None:
+    env.Tool("ireerv_run")  # the simulator, found or built
     env.AddMethod(profile, "Profile")
 
 
