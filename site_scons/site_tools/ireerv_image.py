@@ -18,6 +18,7 @@ from ireerv.inputs import identity
 from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
 from ireerv.inputs.toolchain import ToolchainError
+from ireerv.inputs.toolchain_build import ToolchainBuildError
 from ireerv.paths import BUILD
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
@@ -58,8 +59,8 @@ def _board_env(env, board: Board):
     if board.name in envs:
         return envs[board.name]
     try:
-        toolchain = env.GetFetcher().toolchain()
-    except (FetchError, ToolchainError) as err:
+        toolchain = env.GetToolchain()
+    except (FetchError, ToolchainError, ToolchainBuildError) as err:
         user_error(err)
     benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board, IREE_FLAGS=iree_compile.flags(board),
                      IREE_COMPILER_ID=identity.compiler(env["LOCK"]))
@@ -101,9 +102,13 @@ def _host_tools(env) -> Path:
     return final / "tools"
 
 
+def _runtime_dir(benv) -> str:
+    return layout.runtime_dir(benv["BOARD_SPEC"], benv["PROFILE"], benv["TOOLCHAIN_KIND"])
+
+
 def _build_runtime(target, source, env):
     try:
-        build_dir = Path(env.Dir(layout.runtime_dir(env["BOARD_SPEC"], env["PROFILE"])).abspath)
+        build_dir = Path(env.Dir(_runtime_dir(env)).abspath)
         iree_build.build_runtime(
             env.GetFetcher().path("iree"), build_dir, env["TOOLCHAIN"], _host_tools(env),
             profile=env["PROFILE"], cflags=env["BOARD_SPEC"].compile_flags(),
@@ -116,10 +121,10 @@ def iree_runtime(env, board: Board) -> list:
     """The runtime libraries for this board's flags and PROFILE, in link order."""
     benv = _board_env(env, board)
     if "IREE_RUNTIME" not in benv:
-        rdir = layout.runtime_dir(board, env["PROFILE"])
+        rdir = layout.runtime_dir(board, env["PROFILE"], env["TOOLCHAIN_KIND"])
         libs = iree_build.load_config()["target"]["libraries"]
         # What the runtime depends on, beyond its configuration files.
-        key = "\n".join([env["LOCK"].input("iree").key(), env["LOCK"].toolchain_key(),
+        key = "\n".join([env["LOCK"].input("iree").key(), benv.ToolchainKey(),
                          env["PROFILE"], *board.compile_flags()])
         benv["IREE_RUNTIME"] = benv.Command(
             [f"{rdir}/{lib}" for lib in libs],
@@ -130,7 +135,7 @@ def iree_runtime(env, board: Board) -> list:
 
 def _runtime_compile_env(benv):
     """The board environment plus what code including IREE headers needs."""
-    rdir = Path(benv.Dir(layout.runtime_dir(benv["BOARD_SPEC"], benv["PROFILE"])).abspath)
+    rdir = Path(benv.Dir(_runtime_dir(benv)).abspath)
     runtime = iree_build.runtime_layout(benv.GetFetcher().path("iree"), rdir, benv["PROFILE"])
     renv = benv.Clone()
     for inc in runtime.include_dirs:  # -isystem: IREE's headers are not ours to warn about

@@ -19,6 +19,7 @@ import SCons.Action
 import SCons.Errors
 
 from ireerv.image import iree_build
+from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
 from ireerv.release import release
 from ireerv.util.files import sha256_file
@@ -103,6 +104,7 @@ def _write_release(target, source, env):
         flags=flags,
         outputs=outputs,
     )
+    data["toolchain"] = toolchain_build.manifest(env.GetFetcher(), env["TOOLCHAIN_KIND"])
     release.write_json(out / "manifest.json", data)
     release.write_checksums(out, [*outputs, "manifest.json"])
     marker = "" if data["release"] else " (NOT a release: uncommitted changes)"
@@ -132,6 +134,7 @@ def _release_check(target, source, env):
     release.fresh_checkout(PROJECT_ROOT, tree, include_changes=state["dirty"])
     args = [f"MODEL={env['MODEL']}", f"BOARD={env['BOARD']}", f"PROFILE={env['PROFILE']}",
             f"RUNTIME={env['RUNTIME']}", f"SOFTFLOAT={env['SOFTFLOAT']}",
+            f"TOOLCHAIN={env['TOOLCHAIN_KIND']}",
             f"CACHE_DIR={env['CACHE_DIR']}",
             f"ALLOW_DIRTY={int(bool(env['ALLOW_DIRTY']))}", f"OFFLINE={int(bool(env['OFFLINE']))}"]
     if env["SIZE"]:

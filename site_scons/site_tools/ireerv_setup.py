@@ -15,6 +15,8 @@ from ireerv import paths
 from ireerv.inputs.envvars import parse_mirrors
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.inputs.lock import LockError, load_lock
+from ireerv.inputs.toolchain import Toolchain
+from ireerv.inputs.toolchain_build import source_toolchain
 
 _SHORT = {
     "CCCOMSTR": "CC      $TARGET",
@@ -39,6 +41,25 @@ def _fetcher(env) -> Fetcher:
     return env["_FETCHER"]
 
 
+def _toolchain(env) -> Toolchain:
+    """The cross toolchain TOOLCHAIN names: unpacked, or built from source, into the cache."""
+    if "_TOOLCHAIN" not in env:
+        fetcher = _fetcher(env)
+        if env["TOOLCHAIN_KIND"] == "source":
+            log_dir = Path(env.Dir(paths.BUILD).abspath) / "logs"
+            env["_TOOLCHAIN"] = source_toolchain(fetcher, log_dir)  # all cores: built once
+        else:
+            env["_TOOLCHAIN"] = fetcher.toolchain()
+    return env["_TOOLCHAIN"]
+
+
+def toolchain_key(env) -> str:
+    """What identifies the cross toolchain, for outputs SCons cannot see it in."""
+    if env["TOOLCHAIN_KIND"] == "source":
+        return _toolchain(env).root.name
+    return env["LOCK"].toolchain_key()
+
+
 def _fetch_all(target, source, env):
     try:
         fetched = _fetcher(env).fetch_all()
@@ -61,7 +82,11 @@ def generate(env) -> None:
         env["LOCK"] = load_lock(paths.LOCK_FILE)
     except LockError as err:
         raise SCons.Errors.StopError(f"{paths.LOCK_FILE.name}: {err}") from None
+    # env["TOOLCHAIN"] becomes the Toolchain object in a board's environment.
+    env["TOOLCHAIN_KIND"] = env.get("TOOLCHAIN", "debian")
     env.AddMethod(_fetcher, "GetFetcher")
+    env.AddMethod(_toolchain, "GetToolchain")
+    env.AddMethod(toolchain_key, "ToolchainKey")
     env.AddMethod(_fetch_inputs, "FetchInputs")
     if not env["VERBOSE"]:
         env.Replace(**_SHORT)

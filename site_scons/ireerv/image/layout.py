@@ -17,8 +17,9 @@ def image_dir(board: Board, model: Model, size: int | None, runtime: str) -> str
     return f"{BUILD}/{board.name}/{variant}"
 
 
-def runtime_dir(board: Board, profile: str) -> str:
-    return f"{BUILD}/runtime/{profile}-{board.march}-{board.mabi}"
+def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:
+    own = "" if toolchain == "debian" else f"-{toolchain}"  # no CMake cache shared between them
+    return f"{BUILD}/runtime/{profile}-{board.march}-{board.mabi}{own}"
 
 
 def inputs_digest(model: Model, size: int | None) -> str:

@@ -98,6 +98,8 @@ class ToolchainSpec:
     prefix: str
     libc: str
     libc_prefix: str | None
+    # [toolchain.source]: the recipe of TOOLCHAIN=source, checked by toolchain_build.
+    source: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -309,7 +311,7 @@ def _resolve_submodules(path: Path, inputs: dict[str, Input]) -> dict[str, Input
 
 def _parse_toolchain(path: Path, data: Any, inputs: dict[str, Input]) -> ToolchainSpec:
     t = _Table(path, "toolchain", data)
-    t.check_keys(("inputs", "bin", "prefix", "libc", "libc_prefix"))
+    t.check_keys(("inputs", "bin", "prefix", "libc", "libc_prefix", "source"))
     names = t.data.get("inputs")
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise t.error("inputs", "must be a non-empty list of input names")
@@ -334,6 +336,7 @@ def _parse_toolchain(path: Path, data: Any, inputs: dict[str, Input]) -> Toolcha
         prefix=t.string("prefix") or "",
         libc=t.string("libc") or "",
         libc_prefix=libc_prefix,
+        source=t.data.get("source"),
     )
 
 
