@@ -117,3 +117,5 @@ def test_matmul_release_is_reproducible(tree: Path, tmp_path: Path) -> None:
     release.fresh_checkout(tree, work, include_changes=False)
     out = scons(work, "release-check", "MODEL=matmul", "BOARD=cluster4").stdout
     assert "files identical byte for byte" in out
+    # The same bytes as the machine that committed release-digests.toml built.
+    assert "files match the committed digests ([debian] in release-digests.toml)" in out

@@ -21,7 +21,7 @@ import SCons.Errors
 from ireerv.image import iree_build
 from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
-from ireerv.release import release
+from ireerv.release import digests, release
 from ireerv.util.files import sha256_file
 
 DIST = PROJECT_ROOT / "dist"
@@ -155,7 +155,50 @@ def _release_check(target, source, env):
     count = sum(1 for p in ours.iterdir() if p.is_file())
     print(f"release-check: {count} files identical byte for byte "
           f"({ours.relative_to(PROJECT_ROOT)} vs. a fresh build at another path)")
+    _check_digests(env, theirs, work)
     shutil.rmtree(work)
+
+
+def _check_digests(env, fresh: Path, work: Path) -> None:
+    """Compare a fresh reference release with the committed digests: other machines' bytes."""
+    kind = env["TOOLCHAIN_KIND"]
+    if not digests.is_reference({k: env[k] for k in digests.REFERENCE}):
+        print(f"release-check: {digests.FILE_NAME} covers the reference release only "
+              "(MODEL=matmul BOARD=cluster4); not compared")
+        return
+    try:
+        problems = digests.compare(fresh, PROJECT_ROOT / digests.FILE_NAME, kind)
+    except digests.DigestError as err:
+        raise SCons.Errors.BuildError(errstr=f"release-check: {err}") from None
+    if problems:
+        raise SCons.Errors.BuildError(
+            errstr=f"release-check: the fresh build differs from [{kind}] in "
+            f"{digests.FILE_NAME} (kept in {work}); first differing file: "
+            f"{problems[0].split(':')[0]}\n  " + "\n  ".join(problems)
+            + "\nIf the change is intended, regenerate them: "
+            + digests.REGENERATE.format(kind=kind))
+    print(f"release-check: {len(digests.FILES)} files match the committed digests "
+          f"([{kind}] in {digests.FILE_NAME})")
+
+
+def _write_digests(target, source, env):
+    release_dir = Path(source[0].abspath).parent
+    kind = env["TOOLCHAIN_KIND"]
+    digests.write(PROJECT_ROOT / digests.FILE_NAME, kind, digests.of_release(release_dir))
+    print(f"release-digests: [{kind}] written to {digests.FILE_NAME} from "
+          f"{release_dir.relative_to(PROJECT_ROOT)}")
+
+
+def release_digests(env, image):
+    """Rewrite the committed digests of the TOOLCHAIN in use from a reference release."""
+    if not digests.is_reference({k: env[k] for k in digests.REFERENCE}):
+        raise SCons.Errors.UserError(
+            "release-digests: the digests cover the reference release only; run it without "
+            "MODEL, BOARD, PROFILE, RUNTIME or SIZE")
+    node = env.Alias("release-digests-run", release_target(env, image),
+                     SCons.Action.Action(_write_digests, None))
+    env.AlwaysBuild(node)
+    return node
 
 
 def release_check(env, image):
@@ -170,6 +213,7 @@ def generate(env) -> None:
     env.AddMethod(prepare_environment, "PrepareRelease")
     env.AddMethod(release_target, "Release")
     env.AddMethod(release_check, "ReleaseCheck")
+    env.AddMethod(release_digests, "ReleaseDigests")
 
 
 def exists(env) -> bool:
