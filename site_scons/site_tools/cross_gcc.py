@@ -34,13 +34,17 @@ def generate(env) -> None:
     libc = toolchain.libc_flags()
     common = [f"-march={board.march}", f"-mabi={board.mabi}"]
     # Path-independent objects: no cache or checkout path in debug info or __FILE__.
-    prefix_maps = [f"-ffile-prefix-map={env['CACHE_DIR']}=/cache",
+    caches = [env["CACHE_DIR"], *([env["SHARED_CACHE"]] if env.get("SHARED_CACHE") else [])]
+    prefix_maps = [*(f"-ffile-prefix-map={c}=/cache" for c in caches),
                    f"-ffile-prefix-map={PROJECT_ROOT}=."]
+    as_maps = [f"-Wa,--debug-prefix-map={m.split('=', 1)[1]}" for m in prefix_maps]
+    # $( $): the maps stay out of the command's signature, so a clone elsewhere
+    # (a team's BUILD_CACHE) computes the same signatures and retrieves the objects.
     env.Replace(
-        CCFLAGS=[*common, *libc, *prefix_maps, "-ffunction-sections", "-fdata-sections", "-g"],
+        CCFLAGS=[*common, *libc, "$(", *prefix_maps, "$)", "-ffunction-sections",
+                 "-fdata-sections", "-g"],
         # The assembler writes its own debug info: it needs the map spelled its way.
-        ASFLAGS=[*common, *libc, *prefix_maps, "-g",
-                 *(f"-Wa,--debug-prefix-map={m.split('=', 1)[1]}" for m in prefix_maps)],
+        ASFLAGS=[*common, *libc, "$(", *prefix_maps, "$)", "-g", "$(", *as_maps, "$)"],
         ASPPFLAGS=["$ASFLAGS"],
         ASPPCOM="$CC $ASPPFLAGS $CPPFLAGS $_CPPDEFFLAGS $_CPPINCFLAGS -c -o $TARGET $SOURCES",
         CFLAGS=["-std=gnu11", "-Wall"],

@@ -71,7 +71,7 @@ def _board_env(env, board: Board):
                           write)
     script = benv.Command(f"{bdir}/link.ld", benv.Value(linker_script(board)), write)
     benv.Append(CPPPATH=[f"{bdir}/include", *map(str, board.include_dirs())])
-    benv.Append(LINKFLAGS=["-T", script[0].abspath])
+    benv.Append(LINKFLAGS=["-T", script[0].path])  # relative: the same in every clone
     objects = []
     for src in board.bsp_sources():
         obj = benv.Object(f"{bdir}/bsp/{src.stem}.o", str(src))
@@ -88,9 +88,10 @@ def _board_env(env, board: Board):
 
 def _host_tools(env) -> Path:
     """IREE's host tools, built once per IREE pin and host configuration into the cache."""
-    src = env.GetFetcher().path("iree")
+    fetcher = env.GetFetcher()
+    src = fetcher.path("iree")
     key = iree_build.host_tools_key(env["LOCK"].input("iree").key())
-    final = Path(env["CACHE_DIR"]) / "tools" / f"iree-host-tools-{key}"
+    final = fetcher.located(Path(env["CACHE_DIR"]) / "tools" / f"iree-host-tools-{key}")
     log = Path(env["CACHE_DIR"]) / "logs" / f"{final.name}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
 
@@ -135,7 +136,7 @@ def iree_runtime(env, board: Board) -> list:
 
 def _runtime_compile_env(benv):
     """The board environment plus what code including IREE headers needs."""
-    rdir = Path(benv.Dir(_runtime_dir(benv)).abspath)
+    rdir = Path(benv.Dir(_runtime_dir(benv)).path)  # relative: the same in every clone
     runtime = iree_build.runtime_layout(benv.GetFetcher().path("iree"), rdir, benv["PROFILE"])
     renv = benv.Clone()
     for inc in runtime.include_dirs:  # -isystem: IREE's headers are not ours to warn about

@@ -49,7 +49,8 @@ def _release_dir(env, image) -> Path:
 
 
 def _path_map(env) -> dict[str, str]:
-    return {str(Path(env["CACHE_DIR"]).resolve()): "$CACHE_DIR", str(PROJECT_ROOT): "."}
+    caches = [env["CACHE_DIR"], *([env["SHARED_CACHE"]] if env.get("SHARED_CACHE") else [])]
+    return {**{str(Path(c).resolve()): "$CACHE_DIR" for c in caches}, str(PROJECT_ROOT): "."}
 
 
 def _version(cmd: list[str], lines: int = 1) -> str:

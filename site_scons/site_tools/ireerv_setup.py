@@ -36,6 +36,7 @@ def _fetcher(env) -> Fetcher:
             offline=bool(env["OFFLINE"]),
             mirrors=parse_mirrors("MIRRORS", env["MIRRORS"]),
             verbose=bool(env["VERBOSE"]),
+            shared_root=Path(env["SHARED_CACHE"]) if env.get("SHARED_CACHE") else None,
         )
         env["_FETCHER"] = Fetcher(env["LOCK"], config)
     return env["_FETCHER"]

@@ -1,7 +1,8 @@
 """The project's environment variables, each read by one function with one error style.
 
 IREERV_OFFLINE takes the same yes/no words as the OFFLINE variable of
-`scons -h`; IREERV_CACHE a directory; IREERV_MIRRORS base URLs.  A value that
+`scons -h`; IREERV_CACHE a directory; IREERV_MIRRORS base URLs;
+IREERV_BUILD_CACHE and IREERV_SHARED_CACHE directories a team shares.  A value that
 means nothing is an error naming the variable, never a silent default.
 """
 
@@ -15,6 +16,8 @@ from pathlib import Path
 OFFLINE = "IREERV_OFFLINE"
 CACHE = "IREERV_CACHE"
 MIRRORS = "IREERV_MIRRORS"
+BUILD_CACHE = "IREERV_BUILD_CACHE"
+SHARED_CACHE = "IREERV_SHARED_CACHE"
 
 # The words SCons' BoolVariable takes (OFFLINE=yes on the command line), so both agree.
 TRUE_WORDS = ("1", "y", "yes", "true", "t", "on", "all")
@@ -99,3 +102,38 @@ def _writable(directory: Path) -> bool:
             return True
     except OSError:
         return False
+
+
+def _optional_dir(name: str, environ: Mapping[str, str] | None) -> str:
+    value = _env(environ).get(name, "").strip()
+    return str(Path(value).expanduser().resolve()) if value else ""
+
+
+def build_cache(environ: Mapping[str, str] | None = None) -> str:
+    """$IREERV_BUILD_CACHE: SCons's CacheDir, shared by a team ("" when unset)."""
+    return _optional_dir(BUILD_CACHE, environ)
+
+
+def shared_cache(environ: Mapping[str, str] | None = None) -> str:
+    """$IREERV_SHARED_CACHE: a read-only download and tool cache ("" when unset)."""
+    return _optional_dir(SHARED_CACHE, environ)
+
+
+def check_build_cache(path: Path, name: str = "BUILD_CACHE") -> None:
+    """SCons writes the build cache: it must be, or be creatable as, a writable directory."""
+    try:
+        check_cache_dir(path, name)
+    except EnvVarError:
+        raise EnvVarError(
+            f"{name}={path} is not a writable directory; SCons stores built files there. "
+            f"Give a directory every machine can write (or unset {name} and {BUILD_CACHE})"
+        ) from None
+
+
+def check_shared_cache(path: Path, name: str = "SHARED_CACHE") -> None:
+    """The shared cache is only read: it must exist as a directory."""
+    if not Path(path).is_dir():
+        raise EnvVarError(
+            f"{name}={path} is not a directory; give the path of a cache other machines fill "
+            f"(their CACHE_DIR), or unset {name} and {SHARED_CACHE}"
+        )

@@ -45,6 +45,9 @@ class FetchConfig:
     mirrors: list[str] = field(default_factory=list)
     log: Callable[[str], None] = print
     verbose: bool = False
+    # A read-only cache (another machine's, shared): entries found there are used
+    # in place; missing ones are made in cache_root.
+    shared_root: Path | None = None
 
     @classmethod
     def from_env(
@@ -70,6 +73,21 @@ class Fetcher:
         self._session = None
 
     # --- cache layout -------------------------------------------------------
+
+    def located(self, final: Path) -> Path:
+        """Where a cache entry is: `final` itself, else the shared cache's copy if it has one.
+
+        Entries are complete once their final name exists and never change, so
+        reading another machine's entry in place is safe.
+        """
+        shared = self.config.shared_root
+        if final.exists() or shared is None:
+            return final
+        try:
+            copy = Path(shared) / final.relative_to(self.root)
+        except ValueError:
+            return final
+        return copy if copy.exists() else final
 
     def entry(self, name: str) -> Path:
         """The cache directory of an input's tree (or of the toolchain tree), fetched or not."""
@@ -99,7 +117,7 @@ class Fetcher:
         if name == TOOLCHAIN:
             return self.toolchain().root
         inp = self.lock.input(name)
-        final = self.entry(name)
+        final = self.located(self.entry(name))
         if final.is_dir():
             return final
         return self._ensure(final, lambda tmp: self._make_tree(inp, tmp), name)
@@ -107,7 +125,7 @@ class Fetcher:
     def toolchain(self) -> Toolchain:
         """All toolchain inputs unpacked into one tree, keyed by their combined pins."""
         spec = self.lock.toolchain
-        final = self.entry(TOOLCHAIN)
+        final = self.located(self.entry(TOOLCHAIN))
 
         def make(tmp: Path) -> None:
             start = time.monotonic()

@@ -284,7 +284,7 @@ def source_toolchain(fetcher: Fetcher, log_dir: Path, *, jobs: int | None = None
                      log: Callable[[str], None] = print) -> Toolchain:
     """The toolchain built from the pinned sources, built into the cache if needed."""
     spec = SourceSpec.from_lock(fetcher.lock.toolchain.source, fetcher.lock.path)
-    final = entry(fetcher)
+    final = fetcher.located(entry(fetcher))
     gcc = final / PREFIX.lstrip("/") / "bin" / f"{TARGET}-gcc"
     if gcc.is_file():
         return _toolchain(final)

@@ -248,7 +248,7 @@ def verilator(
     log: Callable[[str], None] = print,
 ) -> Path:
     """The `verilator` executable of the pinned Verilator, built into the cache if needed."""
-    final = verilator_entry(fetcher)
+    final = fetcher.located(verilator_entry(fetcher))
     exe = final / "bin" / "verilator"
     if exe.is_file():
         return exe
@@ -275,7 +275,7 @@ def cluster_simulator(
     log: Callable[[str], None] = print,
 ) -> Path:
     """The cluster simulator executable, built into the cache if needed."""
-    final = cluster_simulator_entry(fetcher, tb)
+    final = fetcher.located(cluster_simulator_entry(fetcher, tb))
     exe = final / tb.executable
     if exe.is_file():
         return exe
