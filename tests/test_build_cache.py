@@ -46,3 +46,24 @@ def test_build_cache_variables_are_checked(tmp_path: Path) -> None:
         envvars.check_build_cache(tmp_path / "file" / "x")
     with pytest.raises(envvars.EnvVarError, match="SHARED_CACHE=.* is not a directory"):
         envvars.check_shared_cache(tmp_path / "missing")
+
+
+def test_shared_cache_entries_are_used_in_place(tmp_path: Path, lock) -> None:
+    """A read-only shared cache: its entries are read where they are, nothing is fetched."""
+    from ireerv.inputs.fetch import FetchConfig, FetchError
+
+    shared, local = tmp_path / "shared", tmp_path / "local"
+    config = FetchConfig(cache_root=local, offline=True, shared_root=shared, log=lambda _: None)
+    fetcher = Fetcher(lock, config)
+    entry = shared / fetcher.entry("flatcc").relative_to(local)
+    entry.mkdir(parents=True)
+    shared.chmod(0o555)
+    try:
+        assert fetcher.path("flatcc") == entry
+        try:  # missing there: fetched into the local cache (or refused offline)
+            assert fetcher.path("cv32e40p").is_relative_to(local)
+        except FetchError as err:
+            assert "offline" in str(err).lower()
+    finally:
+        shared.chmod(0o755)
+    assert not any(shared.rglob("*.lock"))
