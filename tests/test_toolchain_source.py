@@ -1,0 +1,87 @@
+"""TOOLCHAIN=source: the cross toolchain built from pinned sources compiles, links and runs C.
+
+The build itself takes 30-60 minutes, so the tests use the cached toolchain
+and skip, saying how to build it, when there is none.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import require_input
+from test_bsp_qemu import MATMUL_C, ImageBuilder, matmul_expected, matmul_inputs_header, needs_qemu
+
+from ireerv import boards, simulators
+from ireerv.inputs import toolchain_build
+from ireerv.inputs.fetch import Fetcher
+from ireerv.inputs.toolchain import Toolchain
+
+
+@pytest.fixture(scope="module")
+def source_toolchain(fetcher: Fetcher) -> Toolchain:
+    spec = toolchain_build.SourceSpec.from_lock(fetcher.lock.toolchain.source, fetcher.lock.path)
+    for name in (spec.binutils, spec.gcc, spec.picolibc):
+        require_input(fetcher, name)
+    entry = fetcher.located(toolchain_build.entry(fetcher))
+    if not entry.is_dir():
+        pytest.skip(f"the source toolchain is not built in the cache ({entry.name}); "
+                    "`scons image TOOLCHAIN=source` builds it once (30-60 min)")
+    return toolchain_build.source_toolchain(fetcher, entry.parent)
+
+
+def _compressed_share(toolchain: Toolchain, elf: Path, symbol: str) -> float:
+    """The share of 16-bit instructions in one function of an image."""
+    dis = subprocess.run([str(toolchain.tool("objdump")), "-d", f"--disassemble={symbol}",
+                          str(elf)], capture_output=True, text=True, check=True).stdout
+    words = [line.split("\t")[1].strip() for line in dis.splitlines()
+             if line.startswith(" ") and line.count("\t") >= 2]
+    assert words, f"no {symbol} in {elf}"
+    return sum(len(w) == 4 for w in words) / len(words)
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_source_toolchain_runs_c_on_qemu(source_toolchain: Toolchain, tmp_path: Path) -> None:
+    qemu = boards.load_board("qemu-virt")
+    builder = ImageBuilder(source_toolchain, tmp_path / "build")
+    header = tmp_path / "inputs.h"
+    header.write_text(matmul_inputs_header(4))
+    elf, _ = builder.image(qemu, "matmul-4", MATMUL_C, ["MATMUL_N=4", f'MATMUL_INPUTS="{header}"'])
+    result = simulators.run_on_board(qemu, elf=elf, timeout=60)
+    assert result.passed, result.output
+    output = [ln for ln in result.program_output.splitlines() if ln.startswith("OUTPUT")]
+    assert output[0].split(":", 1)[1].split() == matmul_expected(4)
+    # The point of building it: libgcc's soft-float routines use compressed instructions.
+    assert _compressed_share(source_toolchain, elf, "__addsf3") > 0.3
+
+
+def test_the_recipe_is_part_of_the_cache_key(fetcher: Fetcher, monkeypatch) -> None:
+    before = toolchain_build.entry(fetcher)
+    monkeypatch.setattr(toolchain_build, "RECIPE_VERSION", toolchain_build.RECIPE_VERSION + 1)
+    assert toolchain_build.entry(fetcher) != before
+    monkeypatch.undo()
+    options = toolchain_build.gcc_options(
+        toolchain_build.SourceSpec("b", "g", "p", "rv32imc", "ilp32"))
+    assert "--with-arch=rv32imc" in options and "--disable-multilib" in options
+
+
+def test_the_manifest_names_pins_and_recipe(fetcher: Fetcher) -> None:
+    data = toolchain_build.manifest(fetcher, "source")
+    assert set(data["pins"]) == {"binutils-source", "gcc-source", "picolibc-source"}
+    assert data["pins"]["picolibc-source"]["commit"].startswith("98e59b70")
+    assert "--with-abi=ilp32" in data["recipe"]["gcc"]
+    assert toolchain_build.manifest(fetcher, "debian")["pins"].keys() == {
+        "binutils", "gcc", "picolibc"}
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    (None, r"\[toolchain.source\] is missing"),
+    ({"binutils": "b", "gcc": "g", "picolibc": "p", "arch": "rv32imc"}, "field 'abi'"),
+    ({"binutils": "b", "gcc": "g", "picolibc": "p", "arch": "a", "abi": "i", "cpu": "x"},
+     "unknown field"),
+])
+def test_a_bad_source_table_is_one_error(table, message: str) -> None:
+    with pytest.raises(toolchain_build.ToolchainBuildError, match=message):
+        toolchain_build.SourceSpec.from_lock(table, Path("toolchain.lock"))
