@@ -87,6 +87,7 @@ def gcc_options(spec: SourceSpec) -> list[str]:
         "--with-newlib", "--without-headers", "--disable-shared", "--disable-threads",
         "--disable-nls", "--disable-libssp", "--disable-libquadmath", "--disable-libgomp",
         "--disable-libatomic", "--disable-libstdcxx", "--disable-decimal-float",
+        "--disable-lto", "--disable-gcov",  # not used by the build; shorter GCC build
         "--with-system-zlib", "--with-pkgversion=ireerv source toolchain",
     ]  # fmt: skip
 
