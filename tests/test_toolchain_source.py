@@ -6,6 +6,7 @@ and skip, saying how to build it, when there is none.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -35,8 +36,8 @@ def _compressed_share(toolchain: Toolchain, elf: Path, symbol: str) -> float:
     """The share of 16-bit instructions in one function of an image."""
     dis = subprocess.run([str(toolchain.tool("objdump")), "-d", f"--disassemble={symbol}",
                           str(elf)], capture_output=True, text=True, check=True).stdout
-    words = [line.split("\t")[1].strip() for line in dis.splitlines()
-             if line.startswith(" ") and line.count("\t") >= 2]
+    words = [m.group(1) for line in dis.splitlines()
+             if (m := re.match(r"\s*[0-9a-f]+:\t([0-9a-f]+)\s*\t", line))]
     assert words, f"no {symbol} in {elf}"
     return sum(len(w) == 4 for w in words) / len(words)
 

@@ -80,10 +80,11 @@ def binutils_options() -> list[str]:
 
 
 def gcc_options(spec: SourceSpec) -> list[str]:
-    # A freestanding C compiler; picolibc is built with it afterwards.
+    # A freestanding compiler; picolibc is built with it afterwards.  C++ only for
+    # IREE's CMake, which checks for a C++ compiler (no libstdc++ is built).
     return [
         f"--target={TARGET}", f"--prefix={PREFIX}", f"--with-arch={spec.arch}",
-        f"--with-abi={spec.abi}", "--disable-multilib", "--enable-languages=c",
+        f"--with-abi={spec.abi}", "--disable-multilib", "--enable-languages=c,c++",
         "--with-newlib", "--without-headers", "--disable-shared", "--disable-threads",
         "--disable-nls", "--disable-libssp", "--disable-libquadmath", "--disable-libgomp",
         "--disable-libatomic", "--disable-libstdcxx", "--disable-decimal-float",
