@@ -209,12 +209,14 @@ def release_check(env, image):
     return node
 
 
+METHODS = {"PrepareRelease": prepare_environment, "Release": release_target,
+           "ReleaseCheck": release_check, "ReleaseDigests": release_digests}
+
+
 def generate(env) -> None:
-    env.Tool("ireerv_size")
-    env.AddMethod(prepare_environment, "PrepareRelease")
-    env.AddMethod(release_target, "Release")
-    env.AddMethod(release_check, "ReleaseCheck")
-    env.AddMethod(release_digests, "ReleaseDigests")
+    env.Tool("ireerv_size")  # the release takes the size report's JSON
+    for name, method in METHODS.items():
+        env.AddMethod(method, name)
 
 
 def exists(env) -> bool:

@@ -208,6 +208,7 @@ def run_image(env, image):
 
 
 def generate(env) -> None:
+    env.Tool("ireerv_image")  # images to run, and the compiler of the host reference
     env.AddMethod(simulator, "Simulator")
     env.AddMethod(_simulator_path, "SimulatorPath")
     env.AddMethod(run_result, "RunResult")
