@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "operands.h"
 
 #ifndef COUNT
@@ -28,16 +29,8 @@
 #endif
 #define BLOCK (1u << 16)
 
-static inline float f(uint32_t bits) {
-  float x;
-  memcpy(&x, &bits, sizeof(x));
-  return x;
-}
-static inline uint32_t u(float x) {
-  uint32_t bits;
-  memcpy(&bits, &x, sizeof(bits));
-  return bits;
-}
+#define f float_of
+#define u bits_of
 
 /* One operation on operand words a, b, c; noinline keeps each a real call site. */
 typedef uint32_t (*op_fn)(uint32_t a, uint32_t b, uint32_t c);

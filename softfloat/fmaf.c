@@ -11,20 +11,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bits.h"
+
 #define SIGN 0x80000000u
 #define QNAN 0x7fc00000u
 #define INF 0x7f800000u
 
-static inline uint32_t bits_of(float x) {
-  uint32_t b;
-  memcpy(&b, &x, sizeof(b));
-  return b;
-}
-static inline float float_of(uint32_t b) {
-  float x;
-  memcpy(&x, &b, sizeof(x));
-  return x;
-}
 
 /* Significand with the hidden bit at bit 23 and its exponent field (1 for subnormals,
  * after normalising them); the operand is finite and not zero. */
