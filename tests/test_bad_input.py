@@ -269,7 +269,7 @@ def test_unranked_and_complex_inputs(tree: Path, tmp_path: Path, arg: str, messa
     path.write_text(f"func.func @f(%a: {arg}) -> {arg} {{\n  return %a : {arg}\n}}\n")
     proc = scons(tree, "image", f"MODEL={path}", "BOARD=qemu-virt", check=False)
     assert proc.returncode != 0
-    assert message in proc.stderr
+    assert f"{path}: @f {message}" in proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
 
 

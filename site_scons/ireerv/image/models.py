@@ -145,6 +145,13 @@ def _tensor_type(function: str, index: int, tensor: str) -> tuple[tuple[int | st
     return tuple("?" if d == "?" else int(d) for d in dims), elem
 
 
+def _signature(path: Path, text: str, function: str) -> list[tuple[tuple[int | str, ...], str]]:
+    try:
+        return parse_signature(text, function)
+    except ModelError as err:
+        raise ModelError(f"{path}: {err}") from None
+
+
 def _check_types(name: str, signature: list[tuple[tuple[int | str, ...], str]]) -> None:
     for index, (_, elem) in enumerate(signature):
         if elem not in ELEMENT_TYPES:
@@ -171,7 +178,7 @@ def _load_folder(folder: Path) -> Model:
         sizes=tuple(data["sizes"]), tolerance=data["tolerance"],
         description=data["description"],
     )
-    signature = parse_signature(mlir.read_text(), model.function)
+    signature = _signature(mlir, mlir.read_text(), model.function)
     _check_types(model.name, signature)
     if len(signature) != len(specs):
         raise ModelError(
@@ -200,7 +207,7 @@ def _load_bare_mlir(path: Path) -> Model:
     if not match:
         raise ModelError(f"{path}: no func.func found")
     function = match.group(1)
-    signature = parse_signature(text, function)
+    signature = _signature(path, text, function)
     _check_types(path.stem, signature)
     specs = []
     for index, (dims, elem) in enumerate(signature):
