@@ -57,16 +57,36 @@ def outputs(module_header: Path) -> tuple[Path, Path, Path]:
         module_header.with_name(f"{stem}_kernel.h")
 
 
+# The MLIR tools' thread pool has been seen to deadlock on a 2-core machine (every thread
+# in a futex wait, no CPU used, in 1 of several hundred compiles): run them on one thread,
+# and never wait for one forever.
+SINGLE_THREADED = "--mlir-disable-threading"
+TOOL_TIMEOUT = 1800  # seconds
+
+
+def run_tool(cmd: list[str], *, cwd: Path | None = None,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run iree-compile, iree-opt or an importer; a hang becomes an error, not a stuck build."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env,
+                              timeout=TOOL_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise CompileError(f"{Path(cmd[0]).name} did not finish within {TOOL_TIMEOUT} s "
+                           f"(command: {' '.join(cmd)}); run the build again") from None
+    except OSError as err:
+        raise CompileError(f"cannot run {cmd[0]}: {err}") from None
+
+
 def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_header: Path) -> None:
     """Run iree-compile; on failure remove partial outputs and raise with its diagnostics."""
     _, kernel_o, _ = outputs(module_header)
     # Run in the output folder with relative names: iree-compile embeds the kernel's
     # path in the program, and the output must not depend on where the build is.
     cwd = module_header.parent
-    cmd = [str(compiler), *(_relative_to(flag, cwd) for flag in flag_list),
+    cmd = [str(compiler), SINGLE_THREADED, *(_relative_to(flag, cwd) for flag in flag_list),
            f"--iree-llvmcpu-static-library-output-path={kernel_o.name}",
            os.path.relpath(mlir, cwd), "-o", module_header.name]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    proc = run_tool(cmd, cwd=cwd)
     if proc.returncode != 0:
         for path in outputs(module_header):
             path.unlink(missing_ok=True)

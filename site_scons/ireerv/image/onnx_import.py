@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ireerv.image.iree_compile import SINGLE_THREADED, CompileError, run_tool
 from ireerv.image.models import ModelError
 
 TARGET_OPSET = 17
@@ -187,7 +187,12 @@ def outputs(mlir: Path) -> tuple[Path, Path, Path]:
 
 
 def _run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if Path(cmd[0]).name == "iree-opt":
+        cmd = [cmd[0], SINGLE_THREADED, *cmd[1:]]
+    try:
+        proc = run_tool(cmd, env=env)
+    except CompileError as err:
+        raise OnnxError(f"{what}: {err}") from None
     if proc.returncode != 0:
         operator = unconverted_operator(proc.stderr)
         if operator:

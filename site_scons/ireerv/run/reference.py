@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ireerv.image.iree_compile import SINGLE_THREADED, CompileError, run_tool
+
 # The reference must compute what the device computes, on every host: the device
 # (no FPU, soft float) rounds every multiply and add on its own.  `host` would let
 # LLVM fuse them into FMA instructions where the host CPU has them, so one model
@@ -32,8 +34,11 @@ class ReferenceError(Exception):
 def compile_for_host(iree_compile: Path, mlir: Path, vmfb: Path) -> None:
     vmfb.parent.mkdir(parents=True, exist_ok=True)
     tmp = vmfb.with_suffix(".vmfb.tmp")
-    cmd = [str(iree_compile), *HOST_FLAGS, str(mlir), "-o", str(tmp)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    cmd = [str(iree_compile), SINGLE_THREADED, *HOST_FLAGS, str(mlir), "-o", str(tmp)]
+    try:
+        proc = run_tool(cmd)
+    except CompileError as err:
+        raise ReferenceError(f"host compile of {mlir}: {err}") from None
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)
         raise ReferenceError(f"host compile of {mlir} failed:\n{proc.stderr.strip()}")
