@@ -300,3 +300,11 @@ def test_mirror_without_filters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert "does not allow filtered fetches" in str(err.value)
     assert "git config uploadpack.allowFilter true" in str(err.value)
     assert leftovers(tmp_path / "cache2") == []
+
+
+def test_a_hung_compiler_is_an_error_not_a_stuck_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ireerv.image import iree_compile
+
+    monkeypatch.setattr(iree_compile, "TOOL_TIMEOUT", 1)
+    with pytest.raises(iree_compile.CompileError, match=r"sleep did not finish within 1 s"):
+        iree_compile.run_tool(["sleep", "30"])
