@@ -7,9 +7,12 @@ Program an emitter that declares the link map.
 
 from __future__ import annotations
 
+import subprocess
+
 import SCons.Action
 import SCons.Builder
 
+from ireerv.boards import overflow
 from ireerv.paths import PROJECT_ROOT
 
 
@@ -17,6 +20,24 @@ def _map_emitter(target, source, env):
     elf = target[0]
     target.append(elf.dir.File(elf.name.rsplit(".", 1)[0] + ".map"))
     return target, source
+
+
+def _spawn_explaining_overflow(board, spawn_other):
+    """SCons' SPAWN for the board: a link that overflows a memory region also says which
+    placement would hold the image.  (SPAWN is not part of any build signature.)"""
+
+    def spawn(sh, escape, cmd, args, env):
+        if "-Wl,--gc-sections" not in args:  # only links need the linker's words
+            return spawn_other(sh, escape, cmd, args, env)
+        proc = subprocess.run([sh, "-c", " ".join(args)], env=env, stderr=subprocess.PIPE,
+                              text=True, errors="replace")
+        print(proc.stderr, end="", flush=True)
+        hint = overflow.explain(proc.stderr, board) if proc.returncode else None
+        if hint:
+            print(f"error: {hint}", flush=True)
+        return proc.returncode
+
+    return spawn
 
 
 def generate(env) -> None:
@@ -72,6 +93,7 @@ def generate(env) -> None:
         }
     )
     env.Append(PROGEMITTER=[_map_emitter])
+    env["SPAWN"] = _spawn_explaining_overflow(board, env["SPAWN"])
 
 
 def exists(env) -> bool:

@@ -56,8 +56,8 @@ class Image:
 def _board_env(env, board: Board):
     """A cross environment for the board, with its BSP objects; one per board."""
     envs = env.setdefault("_BOARD_ENVS", {})
-    if board.name in envs:
-        return envs[board.name]
+    if board.build_name in envs:
+        return envs[board.build_name]
     try:
         toolchain = env.GetToolchain()
     except (FetchError, ToolchainError, ToolchainBuildError) as err:
@@ -65,7 +65,7 @@ def _board_env(env, board: Board):
     benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board, IREE_FLAGS=iree_compile.flags(board),
                      IREE_COMPILER_ID=identity.compiler(env["LOCK"]))
     benv.Tool("cross_gcc")
-    bdir = f"{BUILD}/{board.name}"
+    bdir = f"{BUILD}/{board.build_name}"
     write = short_action(write_value)
     header = benv.Command(f"{bdir}/include/{CONFIG_HEADER}", benv.Value(config_header(board)),
                           write)
@@ -79,7 +79,7 @@ def _board_env(env, board: Board):
         objects += obj
     benv["BSP_OBJECTS"] = objects
     benv["LINKER_SCRIPT"] = script
-    envs[board.name] = benv
+    envs[board.build_name] = benv
     return benv
 
 

@@ -23,7 +23,7 @@ def _profile(target, source, env):
     image = env["_IMAGE"]
     board = image.board
     sim = env.SimulatorPath(board)
-    print(f"profile: {image.model.name} on {board.name}"
+    print(f"profile: {image.model.name} on {board.build_name}"
           + (f" (N={image.size})" if image.size else ""), flush=True)
     meta = {"model": image.model.name, "board": board.name, "size": image.size,
             "runtime": image.runtime, "elf": Path(str(image.elf)).name}

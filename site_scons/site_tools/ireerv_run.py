@@ -116,7 +116,7 @@ def _run_and_check(target, source, env):
     image = env["_IMAGE"]
     board = image.board
     sim = _simulator_path(env, board)
-    print(f"run: {image.model.name} on {board.name}"
+    print(f"run: {image.model.name} on {board.build_name}"
           + (f" (N={image.size})" if image.size else ""), flush=True)
     # With -j, runs share the terminal: tag each line with its image.
     parallel = SCons.Script.GetOption("num_jobs") > 1

@@ -5,10 +5,16 @@
     boards.linker_script(board)    # link.ld
 """
 
-from ireerv.boards.board import CONFIG_HEADER, Board, BoardError, MemoryRegion
+from ireerv.boards.board import (
+    CONFIG_HEADER,
+    Board,
+    BoardError,
+    MemoryRegion,
+    choose_placement,
+)
 from ireerv.boards.header import config_header
 from ireerv.boards.linkerscript import generate as linker_script
 from ireerv.boards.load import list_boards, load_board
 
-__all__ = ["CONFIG_HEADER", "Board", "BoardError", "MemoryRegion", "config_header",
-           "linker_script", "list_boards", "load_board"]
+__all__ = ["CONFIG_HEADER", "Board", "BoardError", "MemoryRegion", "choose_placement",
+           "config_header", "linker_script", "list_boards", "load_board"]

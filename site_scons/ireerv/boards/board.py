@@ -9,7 +9,7 @@ linker script is generated from the same data (boards.linkerscript).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ireerv.paths import PROJECT_ROOT
@@ -26,6 +26,8 @@ CONFIG_HEADER = "bsp_config.h"
 MEMORY_KINDS = ("code", "data")
 PLACED = ("text", "rodata", "data", "bss", "stack", "heap")
 DATA_PARTS = ("rodata", "data", "bss", "stack", "heap")
+# The name of the [placement] table among a board's placements.
+DEFAULT_PLACEMENT = "default"
 # Devices every board must describe; start-up and the C library glue use them.
 REQUIRED_DEVICES = ("console", "exit", "cycles", "wake")
 
@@ -116,6 +118,27 @@ class Board:
     simulator: Settings  # the [simulator] table, checked by its kind
     directory: Path
     sources: tuple[Path, ...]  # the board's own drivers
+    # Alternative placements ([placements.<name>] in board.toml), for example
+    # one for models whose data does not fit the default's region.
+    placements: dict[str, Placement] = field(default_factory=dict)
+    placement_name: str = DEFAULT_PLACEMENT
+
+    @property
+    def build_name(self) -> str:
+        """The board's folder name in build/: one per placement (a dot is never in a board's
+        name)."""
+        if self.placement_name == DEFAULT_PLACEMENT:
+            return self.name
+        return f"{self.name}.{self.placement_name}"
+
+    def with_placement(self, name: str) -> Board:
+        """This board with the named placement; DEFAULT_PLACEMENT is [placement] itself."""
+        if name == self.placement_name:
+            return self
+        if name not in self.placements:
+            known = ", ".join([DEFAULT_PLACEMENT, *sorted(self.placements)])
+            raise BoardError(f"board {self.name} has no placement {name!r}; placements: {known}")
+        return replace(self, placement=self.placements[name], placement_name=name)
 
     def region(self, name: str) -> MemoryRegion:
         for region in self.memory:
@@ -143,3 +166,15 @@ class Board:
     def include_dirs(self) -> list[Path]:
         """The BSP's header folders; add the folder where CONFIG_HEADER is generated."""
         return [INCLUDE_DIR]
+
+
+def choose_placement(board: Board, requested: str, wanted: str) -> Board:
+    """The board in the placement asked for on the command line (PLACEMENT=), else in the one
+    the model asks for (model.toml `placement`) when the board has it: a board without that
+    placement holds such models in its default one."""
+    if requested:
+        return board.with_placement(requested)
+    if wanted and wanted in board.placements:
+        return board.with_placement(wanted)
+    return board
+

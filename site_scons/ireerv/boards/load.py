@@ -11,6 +11,7 @@ from ireerv import simulators
 from ireerv.boards.board import (
     BSP_DIR,
     DATA_PARTS,
+    DEFAULT_PLACEMENT,
     MEMORY_KINDS,
     PLACED,
     REQUIRED_DEVICES,
@@ -78,7 +79,7 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> 
 
 def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     _check_keys(data, ("name", "description", "harts", "sources", "compile", "memory",
-                       "placement", "devices", "iree", "simulator"), "board.toml")
+                       "placement", "placements", "devices", "iree", "simulator"), "board.toml")
     if _get(data, "name", str, "board.toml") != name:
         raise BoardError(f"'name' is {data['name']!r} but the folder is {name!r}")
     if not _BOARD_RE.match(name):
@@ -97,7 +98,10 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     mabi = _get(comp, "mabi", str, "[compile]")
 
     memory = _parse_memory(_table(data, "memory"))
-    placement = _parse_placement(_table(data, "placement"), memory)
+    placement_table = _table(data, "placement")
+    placement = _parse_placement(placement_table, memory)
+    placements = _parse_placements(_opt(data, "placements", dict, "board.toml", {}),
+                                   placement_table, memory)
     devices = _parse_devices(_table(data, "devices"))
     iree = _parse_iree(_table(data, "iree"), path.parent)
     try:
@@ -126,6 +130,7 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
         simulator=simulator,
         directory=path.parent,
         sources=tuple(sources),
+        placements=placements,
     )
 
 
@@ -218,6 +223,29 @@ def _parse_placement(table: dict[str, Any], memory: tuple[MemoryRegion, ...]) ->
         heap_size=heap_size,
         boot_address=boot,
     )
+
+
+def _parse_placements(table: dict[str, Any], default: dict[str, Any],
+                      memory: tuple[MemoryRegion, ...]) -> dict[str, Placement]:
+    """[placements.<name>]: each changes some keys of [placement] and is checked like it."""
+    placements = {}
+    for pname, item in table.items():
+        where = f"[placements.{pname}]"
+        if not _NAME_RE.match(pname) or pname == DEFAULT_PLACEMENT:
+            raise BoardError(f"{where}: placement names are C identifiers in lower case, "
+                             f"not {DEFAULT_PLACEMENT!r}")
+        if not isinstance(item, dict):
+            raise BoardError(f"{where}: must be a table")
+        merged = {**default, **item}
+        if "rodata_load" not in item and "rodata" in item:
+            merged.pop("rodata_load", None)  # a load address belongs to the region it left
+        if "data_load" not in item and "data" in item:
+            merged.pop("data_load", None)
+        try:
+            placements[pname] = _parse_placement(merged, memory)
+        except BoardError as err:
+            raise BoardError(str(err).replace("[placement]", where, 1)) from None
+    return placements
 
 
 def _parse_devices(table: dict[str, Any]) -> dict[str, Device]:

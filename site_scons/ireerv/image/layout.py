@@ -10,11 +10,12 @@ from ireerv.paths import BUILD
 
 
 def image_dir(board: Board, model: Model, size: int | None, runtime: str) -> str:
-    """build/<board>/<model>[-<N>][-c]: sizes and the plain C twin never overwrite each other."""
+    """build/<board>[.<placement>]/<model>[-<N>][-c]: sizes, placements and the plain C twin
+    never overwrite each other."""
     variant = model.variant(size) if model.is_dynamic else model.name
     if runtime == "none":
         variant += "-c"
-    return f"{BUILD}/{board.name}/{variant}"
+    return f"{BUILD}/{board.build_name}/{variant}"
 
 
 def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ ELEMENT_TYPES: dict[str, str] = {
     "i32": "int32",
 }
 
-TOP_KEYS = ("description", "function", "sizes", "tolerance", "inputs")
+TOP_KEYS = ("description", "function", "sizes", "tolerance", "placement", "inputs")
 INPUT_KEYS = ("shape", "dtype", "generator")
 GENERATOR_KEYS = {"randint": ("kind", "low", "high", "seed"), "values": ("kind", "values")}
 RANDINT_DEFAULTS = {"low": -4, "high": 5, "seed": 0}
@@ -83,7 +84,17 @@ def validate(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         raise top.error("sizes", "required: the shapes name a symbolic dimension, so give "
                                  "the values it takes, e.g. sizes = [4, 16]")
     return {"function": function, "description": description, "tolerance": float(tolerance),
-            "sizes": sizes, "inputs": checked}
+            "sizes": sizes, "inputs": checked, "placement": placement(top, data)}
+
+
+def placement(top: _Place, data: dict[str, Any]) -> str:
+    """`placement`: the board placement the model asks for (a board that has no such
+    placement holds it in its default one); "" for the default."""
+    value = data.get("placement", "")
+    if not isinstance(value, str) or (value and not re.fullmatch(r"[a-z][a-z0-9_]*", value)):
+        raise top.error("placement", f"must be the name of a board placement such as "
+                                     f"\"large\", not {value!r}")
+    return value
 
 
 def _input(path: Path, index: int, item: dict[str, Any]) -> dict[str, Any]:

@@ -81,6 +81,8 @@ class Model:
     onnx: OnnxSource | None = None
     rtol: float = 0.0
     vm_module: str = ""
+    # The board placement the model asks for (model.toml), "" for the board's default.
+    placement: str = ""
 
     @property
     def is_dynamic(self) -> bool:
@@ -176,7 +178,7 @@ def _load_folder(folder: Path) -> Model:
     model = Model(
         name=folder.name, mlir=mlir, function=data["function"], inputs=tuple(specs),
         sizes=tuple(data["sizes"]), tolerance=data["tolerance"],
-        description=data["description"],
+        description=data["description"], placement=data["placement"],
     )
     signature = _signature(mlir, mlir.read_text(), model.function)
     _check_types(model.name, signature)

@@ -18,7 +18,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, _generator, _Place, _whole
+from ireerv.image.model_schema import (
+    ELEMENT_TYPES,
+    SchemaError,
+    _generator,
+    _Place,
+    _whole,
+    placement,
+)
 from ireerv.image.models import InputSpec, Model, ModelError
 from ireerv.image.onnx_import import OnnxError, function_name, read_source
 from ireerv.paths import PROJECT_ROOT
@@ -29,7 +36,7 @@ from ireerv.paths import PROJECT_ROOT
 DEFAULT_ATOL = 1e-4
 DEFAULT_RTOL = 1e-3
 
-TOP_KEYS = ("description", "tolerance", "rtol", "dims", "inputs")
+TOP_KEYS = ("description", "tolerance", "rtol", "dims", "placement", "inputs")
 INPUT_KEYS = ("generator",)
 
 
@@ -69,7 +76,8 @@ def _settings(toml: Path) -> dict[str, Any]:
         raise top.error("description", f"must be a string, not {description!r}")
     return {"dims": dims, "inputs": given, "description": description,
             "tolerance": _tolerance(top, data, "tolerance", DEFAULT_ATOL),
-            "rtol": _tolerance(top, data, "rtol", DEFAULT_RTOL)}
+            "rtol": _tolerance(top, data, "rtol", DEFAULT_RTOL),
+            "placement": placement(top, data)}
 
 
 def load_onnx(path: Path) -> Model:
@@ -100,4 +108,5 @@ def load_onnx(path: Path) -> Model:
         raise ModelError(str(err)) from None
     return Model(name=name, mlir=imported_mlir(name), function=function, inputs=tuple(specs),
                  tolerance=settings["tolerance"], rtol=settings["rtol"],
-                 description=settings["description"], onnx=source, vm_module="module")
+                 description=settings["description"], onnx=source, vm_module="module",
+                 placement=settings["placement"])
