@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -30,3 +31,24 @@ def scons(tree: Path, *args: str, check: bool = True,
             f"scons {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n"
             f"{proc.stderr[-3000:]}")
     return proc
+
+
+def scons_interrupted(tree: Path, *args: str, after: str,
+                      timeout: float = 600) -> tuple[int, str]:
+    """Start scons as a terminal would (its own process group), press Ctrl-C (SIGINT to the
+    group) once a line containing `after` is printed; (exit status, everything printed)."""
+    env = dict(os.environ)
+    env.setdefault("IREERV_CACHE", str(paths.default_cache_dir()))
+    proc = subprocess.Popen([*SCONS, *args], cwd=tree, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env,
+                            start_new_session=True)
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if after in line:
+            os.killpg(proc.pid, signal.SIGINT)
+            break
+    lines.append(proc.stdout.read())
+    return proc.wait(timeout=timeout), "".join(lines)
+

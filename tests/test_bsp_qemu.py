@@ -216,6 +216,45 @@ def test_wake_parked_harts(builder: ImageBuilder, qemu: boards.Board) -> None:
     assert "WAKE hart 0 errno 7 again -1" in out  # hart 0's errno untouched; once only
 
 
+@needs_qemu
+def test_progress_counts_instructions_while_it_runs(builder: ImageBuilder,
+                                                   qemu: boards.Board) -> None:
+    elf, _ = check_image(builder, qemu, "hang")
+    counts: list[int] = []
+    result = simulators.run(qemu.simulator, simulators.prepare(qemu.simulator),
+                            simulators.Image(elf), timeout=3.5, on_progress=counts.append)
+    assert result.reason == base.TIMEOUT and "-qmp" not in result.command
+    assert len(counts) >= 2 and counts == sorted(counts) and counts[0] > 0
+
+
+def test_ctrl_c_is_reported_as_interrupted() -> None:
+    from ireerv.simulators import qemu as qemu_kind
+
+    stopped = qemu_kind.judge(["qemu-system-riscv32"], 0,
+                              "CYCLES startup 1\nqemu-system-riscv32: terminating on signal 2 "
+                              "from pid 7 (bash)\n", 1.0, 60)
+    assert (stopped.reason, stopped.passed, stopped.program_output) == (
+        base.INTERRUPTED, False, "")
+    killed = verilator_cluster.judge(["Vtb"], -2, "[TB] loading\nCYCLES startup 1\n", 1.0, 60)
+    assert killed.reason == base.INTERRUPTED and killed.detail == "stopped by Ctrl-C (SIGINT)"
+
+
+def test_testbench_progress_is_cut_out_of_the_output() -> None:
+    from ireerv.simulators import progress
+
+    shown: list[str] = []
+    counts: list[int] = []
+    lines = progress.TestbenchLines(shown.append, counts.append)
+    # The report lands in the middle of a line the program writes byte by byte.
+    for chunk in ("OUTPUT 0 f32 2: 0x4", "1[TB] progress 1000000 cyc", "les\n0 0x42\n",
+                  "[TB] progress 2000000 cycles\n", "STATUS"):
+        lines(chunk)
+    lines.close()
+    assert counts == [1000000, 2000000]
+    assert "".join(shown) == "OUTPUT 0 f32 2: 0x410 0x42\nSTATUS"
+    assert progress.strip_progress("a[TB] progress 5 cycles\nb\n") == "ab\n"
+
+
 def test_missing_inputs_are_clear_errors(tmp_path: Path, qemu: boards.Board) -> None:
     with pytest.raises(base.SimulationError, match="does not exist"):
         simulators.run_on_board(qemu, elf=tmp_path / "none.elf")
@@ -276,6 +315,18 @@ def test_cluster_endings(builder: ImageBuilder, cluster_sim: Path, mode: str, re
     _, hexfile = check_image(builder, board, mode)
     result = run_cluster(board, cluster_sim, hexfile, maxcycles=300_000)
     assert (result.reason, result.exit_code) == (reason, code), result.output
+
+
+@pytest.mark.upstream
+def test_cluster_progress(builder: ImageBuilder, cluster_sim: Path) -> None:
+    board = boards.load_board("cluster4")
+    _, hexfile = check_image(builder, board, "hang")
+    counts: list[int] = []
+    result = simulators.run(board.simulator, cluster_sim,
+                            simulators.Image(hexfile.with_suffix(".elf"), hexfile),
+                            maxcycles=2_500_000, on_progress=counts.append)
+    assert result.reason == base.CYCLE_LIMIT and counts == [1_000_000, 2_000_000]
+    assert "progress" not in result.output and "hanging" in result.program_output
 
 
 @pytest.mark.upstream

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import require_input
-from scons_helpers import copy_project, scons
+from scons_helpers import copy_project, scons, scons_interrupted
 
 from ireerv import boards
 from ireerv.image import iree_build, iree_compile, models, runner_data
@@ -97,6 +97,16 @@ def test_lean_matmul_image_is_small(tree: Path) -> None:
 def test_every_model_matches_reference_on_qemu(tree: Path, name: str) -> None:
     out = scons(tree, "run", f"MODEL={name}", "BOARD=qemu-virt").stdout
     assert "PASS:" in out and "bit for bit" in out
+
+
+@pytest.mark.upstream
+def test_ctrl_c_stops_a_run_and_leaves_no_record(tree: Path) -> None:
+    scons(tree, "image", "MODEL=matmul", "BOARD=qemu-virt", "SIZE=128")
+    status, out = scons_interrupted(tree, "run", "MODEL=matmul", "BOARD=qemu-virt",
+                                    "SIZE=128", after="CYCLES inputs")
+    assert status != 0 and "Build interrupted" in out and "Traceback" not in out, out
+    assert "PASS" not in out and "cycles: start-up" not in out
+    assert not (tree / "build/qemu-virt/matmul-128/run.json").exists()
 
 
 @pytest.mark.upstream

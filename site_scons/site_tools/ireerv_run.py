@@ -22,11 +22,11 @@ from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD
 from ireerv.run import check, onnx_reference, reference
 from ireerv.run.record import RunRecord
-from ireerv.simulators.base import Image, SimulationError
+from ireerv.simulators.base import INTERRUPTED, Image, SimulationError
 from ireerv.util.buildlog import BuildError
 
-# A long cluster run says it is alive this often when the program is quiet.
-HEARTBEAT_SECONDS = 30
+# A long run says how far it is this often while the program is quiet.
+PROGRESS_SECONDS = 5
 # Output lines longer than this are cut on the terminal (the check reads them whole).
 SHOWN_LINE = 120
 
@@ -58,12 +58,15 @@ def simulator(env, board: Board):
 
 
 class _Echo:
-    """Shows the program's output as it comes, and a heartbeat while it is quiet."""
+    """Shows the program's output as it comes and, while it is quiet, how far the run is:
+    the simulated count so far and its rate."""
 
-    def __init__(self, prefix: str = "") -> None:
+    def __init__(self, prefix: str = "", unit: str = "cycles") -> None:
         self.prefix = prefix
+        self.unit = unit
         self.last = time.monotonic()
         self.start = self.last
+        self.count: int | None = None
         self.done = threading.Event()
         self.pending = ""
         threading.Thread(target=self._beat, daemon=True).start()
@@ -78,17 +81,28 @@ class _Echo:
             sys.stdout.write(f"{self.prefix}{line}\n")
         sys.stdout.flush()
 
+    def progress(self, count: int) -> None:
+        self.count = count
+
     def close(self) -> None:
         self.done.set()
         if self.pending:
             sys.stdout.write(self.pending + "\n")
 
     def _beat(self) -> None:
-        while not self.done.wait(5):
-            now = time.monotonic()
-            if now - self.last >= HEARTBEAT_SECONDS:
-                print(f"{self.prefix}... still running ({now - self.start:.0f} s)", flush=True)
-                self.last = now
+        shown_at, shown = self.start, 0
+        while not self.done.wait(1):
+            now, count = time.monotonic(), self.count
+            if now - self.last < PROGRESS_SECONDS:
+                continue
+            if count is None or count == shown:
+                line = "still running"
+            else:
+                rate = (count - shown) / (now - shown_at)
+                line = f"{count:,} {self.unit} ({rate:,.0f}/s)"
+                shown_at, shown = now, count
+            print(f"{self.prefix}... {now - self.start:.0f} s: {line}", flush=True)
+            self.last = now
 
 
 def _reference(env, image) -> tuple[list | None, str]:
@@ -120,16 +134,21 @@ def _run_and_check(target, source, env):
           + (f" (N={image.size})" if image.size else ""), flush=True)
     # With -j, runs share the terminal: tag each line with its image.
     parallel = SCons.Script.GetOption("num_jobs") > 1
-    echo = _Echo(f"[{Path(image.dir).name}] " if parallel else "")
+    echo = _Echo(f"[{Path(image.dir).name}] " if parallel else "",
+                 simulators.progress_unit(board.simulator))
     try:
         result = simulators.run(
             board.simulator, sim, Image(Path(image.elf.abspath), Path(image.hex.abspath)),
             timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
-            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None, on_output=echo)
+            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None, on_output=echo,
+            on_progress=echo.progress)
     except SimulationError as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None
     finally:
         echo.close()
+    if result.reason == INTERRUPTED:  # SCons removed the old record before the run
+        raise SCons.Errors.BuildError(errstr=f"{image.model.name} on {board.build_name}: "
+                                      f"{result.detail}; no run record written")
     expected, why_not = _reference(env, image)
     verdict = check.judge(result, expected, _rule(image.model), why_not)
     # Also on failure: the record says what failed (no later build trusts a failed target).

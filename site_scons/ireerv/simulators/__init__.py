@@ -2,10 +2,11 @@
 
 A kind module provides:
   KIND, KEYS                 its name in board.toml and the keys of its [simulator] table
+  PROGRESS_UNIT              what its progress counts ("cycles", "instructions")
   parse_settings(table, harts, timeout, where) -> Settings   check the board's table
   prepare(settings, fetcher, log_dir) -> Path   find or build the simulator executable
   identity(settings, fetcher) -> str   which simulator runs: a run depends on it
-  run(settings, simulator, image, timeout=, maxcycles=, on_output=) -> RunResult
+  run(settings, simulator, image, timeout=, maxcycles=, on_output=, on_progress=) -> RunResult
 A new kind is one module added to KINDS below.
 """
 
@@ -24,6 +25,7 @@ from ireerv.simulators.base import (
     SettingsError,
     SimulationError,
 )
+from ireerv.simulators.progress import ProgressCallback
 
 KINDS: dict[str, ModuleType] = {m.KIND: m for m in (qemu, verilator_cluster)}
 
@@ -62,15 +64,24 @@ def identity(settings: Settings, fetcher: Any = None) -> str:
 
 
 def run(settings: Settings, simulator: Path, image: Image, *, timeout: float | None = None,
-        maxcycles: int | None = None, on_output: OutputCallback | None = None) -> RunResult:
-    """Run `image` with the board's limits unless `timeout`/`maxcycles` override them."""
+        maxcycles: int | None = None, on_output: OutputCallback | None = None,
+        on_progress: ProgressCallback | None = None) -> RunResult:
+    """Run `image` with the board's limits unless `timeout`/`maxcycles` override them.
+    on_progress, if given, gets the count simulated so far (progress_unit) while it runs."""
     limit = timeout if timeout is not None else settings.timeout
     return kind(settings.kind).run(settings, simulator, image, timeout=limit,
-                                   maxcycles=maxcycles, on_output=on_output)
+                                   maxcycles=maxcycles, on_output=on_output,
+                                   on_progress=on_progress)
+
+
+def progress_unit(settings: Settings) -> str:
+    """What a run's progress counts: "cycles" or "instructions"."""
+    return kind(settings.kind).PROGRESS_UNIT
 
 
 __all__ = ["KINDS", "Image", "RunResult", "Settings", "SettingsError", "SimulationError",
-           "identity", "kind", "parse_settings", "prepare", "run", "run_on_board"]
+           "identity", "kind", "parse_settings", "prepare", "progress_unit", "run",
+           "run_on_board"]
 
 
 def run_on_board(board: Any, *, elf: Path, hex_file: Path | None = None,

@@ -8,6 +8,9 @@ kills a run that never ends.  The result says why the run ended:
   cycle-limit  the simulator's cycle limit was reached
   crash        the program trapped (the BSP's "BSP TRAP" report), or the
                simulator died without the program ending the run
+  interrupted  the user pressed Ctrl-C: the simulator runs in the terminal's
+               process group, so it gets the SIGINT too and stops; nothing is
+               known about the program
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 OutputCallback = Callable[[str], None]
 
 PASSED, FAILED, TIMEOUT, CYCLE_LIMIT, CRASH = "passed", "failed", "timeout", "cycle-limit", "crash"
+INTERRUPTED = "interrupted"
 
 # Printed by bsp/common/trap.c when the program traps.
 TRAP_MARKER = "BSP TRAP"
@@ -62,7 +66,7 @@ class Image:
 
 @dataclass(frozen=True)
 class RunResult:
-    reason: str  # PASSED, FAILED, TIMEOUT, CYCLE_LIMIT or CRASH
+    reason: str  # PASSED, FAILED, TIMEOUT, CYCLE_LIMIT, CRASH or INTERRUPTED
     exit_code: int | None  # the program's exit code, when it reported one
     returncode: int | None  # the simulator's status; None when killed on timeout
     output: str  # everything the simulator printed
@@ -89,7 +93,7 @@ def stream(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: a timeout kills all of it
+            # In the caller's process group: Ctrl-C in the terminal stops it too.
         )
     except OSError as err:
         raise SimulationError(f"cannot start {command[0]}: {err}") from None
@@ -115,19 +119,25 @@ def stream(
         status: int | None = proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         status = None
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        proc.kill()  # the simulators start no processes of their own
         proc.wait()
     except BaseException:
-        os.killpg(proc.pid, signal.SIGKILL)
+        proc.kill()
         proc.wait()
         raise
     reader.join(timeout=10)
     assert proc.stdout is not None
     proc.stdout.close()
     return status, "".join(chunks), time.monotonic() - start
+
+
+def interrupted(command: Sequence[str], status: int | None, output: str,
+                seconds: float) -> RunResult | None:
+    """The result of a run stopped by Ctrl-C (SIGINT), or None."""
+    if status != -signal.SIGINT:
+        return None
+    return RunResult(INTERRUPTED, None, status, output, "", seconds,
+                     "stopped by Ctrl-C (SIGINT)", tuple(command))
 
 
 def code_detail(code: int) -> str:

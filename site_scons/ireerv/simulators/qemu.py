@@ -7,19 +7,24 @@ the program's exit code.
 from __future__ import annotations
 
 import shutil
+import signal
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import ireerv.simulators.base as base
 from ireerv.inputs import identity as tool_identity
+from ireerv.simulators import progress
 
 KIND = "qemu"
+PROGRESS_UNIT = "instructions"  # with -icount shift=0, one per instruction
 DEFAULT_BINARY = "qemu-system-riscv32"
 PACKAGE_HINT = "Debian package qemu-system-misc"
 DEFAULT_ARGS = ("-machine", "virt", "-smp", "4", "-bios", "none", "-nographic",
                 "-icount", "shift=0")  # fmt: skip
 KEYS = ("kind", "timeout", "binary", "args")
+_SIGINT_REPORT = f"terminating on signal {int(signal.SIGINT)}"
 
 
 def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str) -> base.Settings:
@@ -64,6 +69,8 @@ def judge(command: Sequence[str], status: int | None, output: str, seconds: floa
     if output.endswith("\n"):
         program += "\n"
     args = (command, status, output, program, seconds)
+    if any(_SIGINT_REPORT in ln for ln in qemu_errors):  # QEMU stops cleanly, status 0
+        return base.interrupted(command, -signal.SIGINT, output, seconds)
     if status is None:
         return base.finish(*args, base.TIMEOUT, None, f"no exit after {timeout:g} s")
     if status < 0:
@@ -77,12 +84,21 @@ def judge(command: Sequence[str], status: int | None, output: str, seconds: floa
 
 
 def run(settings: base.Settings, simulator: Path, image: base.Image, *, timeout: float,
-        maxcycles: int | None = None,
-        on_output: base.OutputCallback | None = None) -> base.RunResult:
+        maxcycles: int | None = None, on_output: base.OutputCallback | None = None,
+        on_progress: progress.ProgressCallback | None = None) -> base.RunResult:
     if not Path(image.elf).is_file():
         raise base.SimulationError(f"image {image.elf} does not exist")
     cmd = command(simulator, settings.args, Path(image.elf))
-    status, output, seconds = base.stream(cmd, timeout, on_output)
+    if on_progress is None:
+        status, output, seconds = base.stream(cmd, timeout, on_output)
+        return judge(cmd, status, output, seconds, timeout)
+    # A QMP socket to ask for the instruction count while it runs; the judged
+    # command leaves it out (a temporary path, not part of what ran).
+    with tempfile.TemporaryDirectory(prefix="ireerv-qmp-") as tmp:
+        sock = Path(tmp) / "qmp.sock"
+        with progress.QmpInstructionCount(sock, on_progress):
+            status, output, seconds = base.stream(
+                [*cmd, "-qmp", f"unix:{sock},server=on,wait=off"], timeout, on_output)
     return judge(cmd, status, output, seconds, timeout)
 
 

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import ireerv.simulators.base as base
+from ireerv.simulators import progress
 from ireerv.simulators.testbench import parse as parse_testbench
 
 KIND = "verilator-cluster"
+PROGRESS_UNIT = "cycles"
 KEYS = ("kind", "timeout", "maxcycles", "testbench")
 
 # The cluster testbench's own lines (tb/tb_top_verilator.sv and Verilator).
@@ -55,6 +57,9 @@ def command(simulator: Path, hex_file: Path, maxcycles: int,
 def judge(command: Sequence[str], status: int | None, output: str, seconds: float,
           timeout: float) -> base.RunResult:
     """How the run ended, from the testbench's lines and the simulator's status."""
+    stopped = base.interrupted(command, status, output, seconds)
+    if stopped is not None:
+        return stopped
     program = "".join(ln for ln in output.splitlines(keepends=True) if not _TB_LINE.match(ln))
     args = (command, status, output, program, seconds)
     if status is None:
@@ -75,22 +80,25 @@ def judge(command: Sequence[str], status: int | None, output: str, seconds: floa
 
 
 def run(settings: base.Settings, simulator: Path, image: base.Image, *, timeout: float,
-        maxcycles: int | None = None,
-        on_output: base.OutputCallback | None = None) -> base.RunResult:
+        maxcycles: int | None = None, on_output: base.OutputCallback | None = None,
+        on_progress: progress.ProgressCallback | None = None) -> base.RunResult:
     if image.hex is None:
         raise base.SimulationError("the cluster runs a hex image; none given")
     cycles = maxcycles if maxcycles is not None else settings.maxcycles
     assert cycles is not None
     return run_cluster(simulator, image.hex, maxcycles=cycles, timeout=timeout,
-                       on_output=on_output, plusargs=settings.extra.get("plusargs", ()))
+                       on_output=on_output, plusargs=settings.extra.get("plusargs", ()),
+                       on_progress=on_progress)
 
 
 def run_cluster(simulator: Path, hex_file: Path, *, maxcycles: int, timeout: float = 1800,
                 on_output: base.OutputCallback | None = None,
-                plusargs: Sequence[str] = ()) -> base.RunResult:
+                plusargs: Sequence[str] = (),
+                on_progress: progress.ProgressCallback | None = None) -> base.RunResult:
     """Run a `objcopy -O verilog` image on the cluster's Verilator model.
 
-    plusargs: more testbench options, such as the profile's +pctrace=<file>."""
+    plusargs: more testbench options, such as the profile's +pctrace=<file>.
+    on_progress: called with the cycles simulated so far, every PROGRESS_EVERY cycles."""
     simulator, hex_file = Path(simulator), Path(hex_file)
     if not (simulator.is_file() and os.access(simulator, os.X_OK)):
         raise base.SimulationError(f"cluster simulator {simulator} is not an executable file "
@@ -101,5 +109,13 @@ def run_cluster(simulator: Path, hex_file: Path, *, maxcycles: int, timeout: flo
         raise base.SimulationError(f"maxcycles must be positive, not {maxcycles}")
     # The testbench reads +firmware with $readmemh: give it an absolute path.
     cmd = command(simulator.resolve(), hex_file.resolve(), maxcycles, plusargs)
-    status, output, seconds = base.stream(cmd, timeout, on_output)
-    return judge(cmd, status, output, seconds, timeout)
+    if on_progress is None:
+        status, output, seconds = base.stream(cmd, timeout, on_output)
+        return judge(cmd, status, output, seconds, timeout)
+    lines = progress.TestbenchLines(on_output, on_progress)
+    try:
+        status, output, seconds = base.stream(
+            [*cmd, f"+progress={progress.PROGRESS_EVERY}"], timeout, lines)
+    finally:
+        lines.close()
+    return judge(cmd, status, progress.strip_progress(output), seconds, timeout)
