@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ireerv.bench import calls, output, table
+from ireerv import simulators
+from ireerv.bench import calls, models_chart, output, table
+from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
-from ireerv.boards import load_board
-from ireerv.image.models import load_model
+from ireerv.boards import BoardError, choose_placement, load_board
+from ireerv.image.models import ModelError, load_model
 from ireerv.paths import BUILD
 from ireerv.profile import report as profile_report
-from ireerv.util.scons import build_error, short_action
+from ireerv.util.files import atomic_write
+from ireerv.util.scons import build_error, short_action, user_error
 
 
 def _write_bench(target, source, env):
@@ -48,10 +51,64 @@ def bench_target(env, plan_name: str = "matmul"):
         sources, short_action(_write_bench, "BENCH"), BENCH_IMAGES=images, BENCH_PLAN=plan)
 
 
+def _read(node) -> dict:
+    return json.loads(Path(str(node)).read_text())
+
+
+def _write_models(target, source, env):
+    measured = []
+    for entry in env["MODELS_ENTRIES"]:
+        run, size, profile = (_read(source[i]) if i is not None else None
+                              for i in entry["sources"])
+        measured.append(models_bench.Measured(
+            entry["model"], entry["task"], entry["board"], entry["placement"], entry["unit"],
+            run, size, profile))
+    data = models_bench.table(measured, env["MODELS_PLAN"].reference)
+    json_path, md_path, svg_path = (Path(str(t)) for t in target)
+    atomic_write(json_path, json.dumps(data, indent=2) + "\n")
+    atomic_write(md_path, models_bench.markdown(data))
+    atomic_write(svg_path, models_chart.render_svg(data))
+    print(models_bench.markdown(data))
+    failed = [r for r in data["rows"] if not r["passed"]]
+    if failed:
+        build_error(models_bench.ModelsPlanError(
+            f"models bench: {len(failed)} of {len(data['rows'])} runs failed"))
+
+
+def models_bench_target(env):
+    """Every model of bench/models.toml on every board of it: build/bench/models.*"""
+    try:
+        plan = models_bench.load_plan()
+        boards = [load_board(name) for name in plan.boards]
+        models = [(load_model(name), task) for name, task in plan.models]
+    except (models_bench.ModelsPlanError, BoardError, ModelError) as err:
+        user_error(err)
+    sources, entries = [], []
+    for model, task in models:
+        for board in boards:
+            placed = choose_placement(board, "", model.placement)
+            image = env.ModelImage(placed, model, None, "iree")
+            picks = [env.RunResult(image, "bench-run.json", strict=False)[0],
+                     env.SizeReportFiles(image)[0]]
+            if board.name == plan.profile_board:
+                picks.append(env.Profile(image, always=False)[0])
+            index = [len(sources) + i for i in range(len(picks))] + [None] * (3 - len(picks))
+            sources += picks
+            entries.append({"model": model.name, "task": task, "board": board.name,
+                            "placement": placed.placement_name,
+                            "unit": simulators.progress_unit(board.simulator),
+                            "sources": index})
+    return env.Command([f"{BUILD}/bench/models.{ext}" for ext in ("json", "md", "svg")],
+                       sources, short_action(_write_models, "BENCH"),
+                       MODELS_ENTRIES=entries, MODELS_PLAN=plan)
+
+
 def generate(env) -> None:
     env.Tool("ireerv_run")
     env.Tool("ireerv_profile")
+    env.Tool("ireerv_size")
     env.AddMethod(bench_target, "Bench")
+    env.AddMethod(models_bench_target, "ModelsBench")
 
 
 def exists(env) -> bool:

@@ -1,0 +1,76 @@
+"""The models bench: its plan, one row per model and board, Markdown (golden) and chart."""
+
+from __future__ import annotations
+
+import xml.dom.minidom
+from pathlib import Path
+
+import pytest
+from test_golden import check_golden
+
+from ireerv.bench import models, models_chart
+
+REFERENCE = {"source": "published elsewhere",
+             "results": [{"task": "keyword spotting", "inferences_per_second": 12.523,
+                          "cycles": 4_790_000}]}
+
+
+def _size(data: int, heap: int = 0) -> dict:
+    sections = [{"name": ".bss", "size": data - heap}]
+    if heap:
+        sections.append({"name": ".heap", "size": heap})
+    return {"totals": {"code": 50_000, "data": data}, "sections": sections}
+
+
+def _run(calls: list[int], passed: bool = True) -> dict:
+    return {"passed": passed, "reason": "passed" if passed else "cycle-limit",
+            "startup_cycles": 40_000, "call_cycles": calls}
+
+
+PROFILE = {"phases": [
+    {"name": "startup", "total": 10, "components": []},
+    {"name": "call 0", "total": 1000, "components": [{"name": "soft-float", "self": 500}]},
+    {"name": "call 1", "total": 1000, "components": [{"name": "soft-float", "self": 25},
+                                                     {"name": "kernel", "self": 975}]}]}
+
+
+def sample_table() -> dict:
+    measured = [
+        models.Measured("kws", "keyword spotting", "qemu-virt", "default", "instructions",
+                        _run([9_000_000, 8_900_000]), _size(60_000), PROFILE),
+        models.Measured("kws", "keyword spotting", "cluster4", "default", "cycles",
+                        _run([12_000_000, 11_975_000]), _size(60_000)),
+        models.Measured("vww", None, "cluster4", "large", "cycles", _run([], passed=False),
+                        _size(16_900_000, heap=16_777_216)),
+    ]
+    return models.table(measured, REFERENCE)
+
+
+def test_rows() -> None:
+    rows = sample_table()["rows"]
+    assert rows[0]["inference"] == 8_900_000 and rows[0]["soft_float_share"] == 2.5
+    assert rows[0]["reference_cycles"] is None  # instructions are not set beside cycles
+    assert (rows[1]["reference_cycles"], rows[1]["ratio"]) == (4_790_000, 2.5)
+    assert rows[2]["ram"] == 16_900_000 - 16_777_216 and rows[2]["inference"] is None
+    assert not rows[2]["passed"] and rows[2]["reason"] == "cycle-limit"
+
+
+def test_markdown_and_chart() -> None:
+    table = sample_table()
+    check_golden("models-bench.md", models.markdown(table))
+    svg = models_chart.render_svg(table)
+    xml.dom.minidom.parseString(svg)  # well-formed
+    assert "kws on cluster4" in svg and "published: keyword spotting" in svg
+    check_golden("models-bench.svg", svg)
+
+
+def test_the_shipped_plan_loads(tmp_path: Path) -> None:
+    plan = models.load_plan()
+    assert set(plan.boards) == {"qemu-virt", "cluster4"} and plan.profile_board == "qemu-virt"
+    assert plan.models and all(isinstance(m, str) for m, _ in plan.models)
+    bad = tmp_path / "models.toml"
+    bad.write_text("boards = ['qemu-virt']\n")
+    with pytest.raises(models.ModelsPlanError, match="models.toml"):
+        models.load_plan(bad)
+    with pytest.raises(models.ModelsPlanError, match="not a models bench table"):
+        models.markdown({"schema": "other"})
