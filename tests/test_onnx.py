@@ -245,3 +245,40 @@ def test_model_folder_runs_bit_for_bit(tree: Path, tmp_path: Path) -> None:
     folder = seq_folder(tmp_path / "seq")
     out = scons(tree, "run", f"MODEL={folder}", "BOARD=qemu-virt").stdout
     assert "PASS: 7 output elements match ONNX Runtime (f32 bit for bit" in out, out[-2000:]
+
+
+# -- MLIR as the importer writes it, given as MODEL= ------------------------------------------
+
+
+def importer_mlir(wheel: Path, tmp_path: Path) -> Path:
+    """The importer's own output for pool_net, with a quoted, non-C entry name."""
+    model = load_model(str(pool_net(tmp_path / "pool.onnx")))
+    mlir = tmp_path / "imported" / "model.mlir"
+    onnx_import.import_model(model.onnx, wheel, mlir)
+    torch_mlir = mlir.with_suffix(".torch.mlir")
+    path = tmp_path / "pool-imported.mlir"
+    path.write_text(torch_mlir.read_text().replace("func.func @pool_net(",
+                                                   'func.func @"pool-net"('))
+    return path
+
+
+def test_importer_mlir_is_read_by_the_compiler(wheel: Path, tmp_path: Path) -> None:
+    path = importer_mlir(wheel, tmp_path)
+    assert '@"pool-net"(%arg0: !torch.vtensor<[1,2,4,4],f32>' in path.read_text()
+    model = load_model(str(path))
+    assert (model.importer_function, model.function) == ("pool-net", "pool_net")
+    assert [(s.shape, s.dtype) for s in model.inputs] == [((1, 2, 4, 4), "f32"),
+                                                          ((1, 2, 2, 2), "f32")]
+    broken = tmp_path / "broken.mlir"
+    broken.write_text('func.func @"x"(%a: !torch.vtensor<[1,4],f32>\n')
+    with pytest.raises(ModelError, match=r"broken.mlir: not valid MLIR: .*expected"):
+        load_model(str(broken))
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_importer_mlir_runs_on_qemu(wheel: Path, tree: Path, tmp_path: Path) -> None:
+    path = importer_mlir(wheel, tmp_path)
+    out = scons(tree, "run", f"MODEL={path}", "BOARD=qemu-virt").stdout
+    assert "LOWER" in out and "PASS: 5 output elements match the host reference" in out, \
+        out[-2000:]

@@ -222,7 +222,12 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs)
     except FetchError as err:
         user_error(err)
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
-    mlir = renv.OnnxImport(model)[0] if model.onnx else str(model.mlir)
+    if model.onnx:
+        mlir = renv.OnnxImport(model)[0]
+    elif model.importer_mlir:
+        mlir = renv.MlirLower(model)[0]
+    else:
+        mlir = str(model.mlir)
     module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", mlir)
     libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]
     renv.Depends([module_h, kernel_o, kernel_h], libraries)  # the transform library
@@ -278,6 +283,7 @@ def generate(env) -> None:
                           varlist=["IREE_FLAGS", "IREE_COMPILER_ID"]),
         emitter=_iree_compile_emitter)})
     env.Tool("ireerv_onnx")  # imported models
+    env.Tool("ireerv_mlir_import")  # importers' MLIR
     env.AddMethod(model_image, "ModelImage")
     env.AddMethod(iree_runtime, "IreeRuntime")
     env.AddMethod(_iree_compile_path, "IreeCompilePath")

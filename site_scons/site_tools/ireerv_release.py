@@ -90,7 +90,8 @@ def _write_release(target, source, env):
         flags["iree-compile"] = image.iree_flags
         flags["runtime-config-sha256"] = sha256_file(iree_build.CONFIG_FILE)
     model = image.model
-    source = model.onnx.path if model.onnx else model.mlir  # what the user gave
+    # What the user gave.
+    source = model.onnx.path if model.onnx else (model.importer_mlir or model.mlir)
     data = release.manifest(
         state=env["_RELEASE_STATE"],
         model={"name": model.name, "function": model.function, "size": image.size,

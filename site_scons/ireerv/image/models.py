@@ -83,6 +83,10 @@ class Model:
     vm_module: str = ""
     # The board placement the model asks for (model.toml), "" for the board's default.
     placement: str = ""
+    # MLIR as an importer wrote it (torch types, quoted names): lowered in the build to
+    # `mlir`, whose entry `function` is `importer_function` renamed to a C identifier.
+    importer_mlir: Path | None = None
+    importer_function: str = ""
 
     @property
     def is_dynamic(self) -> bool:
@@ -237,6 +241,10 @@ def load_model(spec: str) -> Model:
     if path.suffix == ".mlir":
         if not path.is_file():
             raise ModelError(f"MLIR file {path} does not exist")
+        from ireerv.image import mlir_models  # the compiler reads importers' MLIR
+
+        if mlir_models.is_importer_mlir(path.read_text(errors="replace")):
+            return mlir_models.load_importer_mlir(path.resolve())
         return _load_bare_mlir(path.resolve())
     if path.is_dir():
         return _load_folder(path.resolve())

@@ -1,0 +1,96 @@
+"""Models given as MLIR the way importers write it: torch/ONNX dialect types such as
+!torch.vtensor, quoted function names (`@"pre-alpha"`), `util.func`.
+
+The entry function and its inputs are read by the pinned compiler's own parser
+(mlir_reflect.py, run with the compiler wheel's Python bindings), never from the text by
+pattern.  Inside the build the file is lowered to linalg on builtin tensors with its entry
+renamed to a C identifier (env.MlirLower), as iree-compile and the vm-c program need it.
+A dynamic dimension (a batch) is 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ireerv.image.model_schema import ELEMENT_TYPES
+from ireerv.image.models import InputSpec, Model, ModelError
+from ireerv.image.onnx_import import entry_name
+from ireerv.image.onnx_models import imported_mlir
+
+REFLECT = Path(__file__).with_name("mlir_reflect.py")
+# What only importers write: the torch dialect, IREE's util.func, a quoted entry name.
+IMPORTER_MARKS = ("!torch.", "torch.operator", "util.func", 'func.func @"',
+                  'func.func public @"')
+TIMEOUT = 600
+
+
+def is_importer_mlir(text: str) -> bool:
+    """True when the file needs the compiler to be read and lowering before iree-compile."""
+    return any(mark in text for mark in IMPORTER_MARKS)
+
+
+def _compiler_wheel() -> Path:
+    from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
+    from ireerv.inputs.lock import LockError, load_lock
+    from ireerv.paths import LOCK_FILE
+
+    try:
+        return Fetcher(load_lock(LOCK_FILE), FetchConfig.from_env()).path("iree-compiler")
+    except (FetchError, LockError) as err:
+        raise ModelError(f"reading importer MLIR needs the pinned compiler: {err}") from None
+
+
+def reflect(wheel: Path, *args: str) -> dict:
+    """Run mlir_reflect.py with the wheel's bindings; its JSON answer, or ModelError."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(wheel), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    try:
+        proc = subprocess.run([sys.executable, str(REFLECT), *args], capture_output=True,
+                              text=True, env=env, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise ModelError(f"{args[1]}: reading it took more than {TIMEOUT} s") from None
+    try:
+        answer = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout.strip() else {}
+    except ValueError:
+        answer = {}
+    if "error" in answer:
+        raise ModelError(f"{args[1]}: {answer['error']}")
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+        raise ModelError(f"{args[1]}: the compiler could not read it: {last}")
+    return answer
+
+
+def load_importer_mlir(path: Path, function: str | None = None) -> Model:
+    """The model of an importer's MLIR file: signature from the compiler, seeded inputs."""
+    answer = reflect(_compiler_wheel(), "signature", str(path), *([function] if function else []))
+    specs = []
+    for index, item in enumerate(answer["inputs"]):
+        dtype = next((name for name in ELEMENT_TYPES if name == item["element"]), None)
+        if dtype is None:
+            raise ModelError(f"{path}: input {index} of @{answer['function']} has element "
+                             f"type {item['element']}, which the runner does not take "
+                             f"({', '.join(ELEMENT_TYPES)})")
+        shape = tuple(1 if d is None else d for d in item["shape"])
+        specs.append(InputSpec(shape, dtype, {"kind": "randint", "seed": index + 1},
+                               f"{path.name} (the compiler's reading)"))
+    return Model(name=path.stem, mlir=imported_mlir(path.stem), function=entry_name(
+        answer["function"]), inputs=tuple(specs), vm_module="module",
+        importer_mlir=path, importer_function=answer["function"])
+
+
+def lower(wheel: Path, model: Model, out: Path) -> None:
+    """The importer's file lowered to linalg, its entry renamed; written whole or not at all."""
+    assert model.importer_mlir is not None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    try:
+        reflect(wheel, "lower", str(model.importer_mlir), str(tmp), model.importer_function,
+                model.function)
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
