@@ -57,7 +57,7 @@ def _run(target, source, env):
 
 def _write(target, source, env):
     try:
-        doc = cap.collect([Path(str(s)).read_text() for s in source])
+        doc = cap.collect([Path(str(s)).read_text() for s in source], env["_BOARD_NAME"])
     except cap.CapError as err:
         build_error(err)
     atomic_write(Path(str(target[0])), json.dumps(doc, indent=2) + "\n")
@@ -67,7 +67,8 @@ def _write(target, source, env):
 
 
 def cap_bench(env):
-    """cap.json and cap.md: every soft-float choice of the plan, on the plan's board."""
+    """cap.json and cap.md: every soft-float choice of the plan and SOFTFLOAT, on the plan's
+    board."""
     try:
         plan = cap.load_plan()
     except cap.CapError as err:
@@ -75,12 +76,12 @@ def cap_bench(env):
     board = load_board(plan.board)
     loops = int(env["CAP_LOOPS"]) if env.get("CAP_LOOPS") else plan.loops
     outputs = []
-    for choice in plan.softfloat:
+    for choice in dict.fromkeys([*plan.softfloat, env["SOFTFLOAT"]]):
         pdir, elf, hex_file = _program(env, board, choice, loops)
         outputs += env.Command(f"{pdir}/output.txt", [elf, hex_file],
                                short_action(_run, "RUN"), _BOARD_OBJ=board, _CHOICE=choice)
     return env.Command([f"{BUILD}/bench/cap.json", f"{BUILD}/bench/cap.md"], outputs,
-                       short_action(_write, "CAP"))
+                       short_action(_write, "CAP"), _BOARD_NAME=board.name)
 
 
 def generate(env) -> None:

@@ -183,9 +183,9 @@ def _row(out: CapOutput, kernel: str) -> dict[str, Any]:
     }
 
 
-def collect(outputs: Iterable[str]) -> dict[str, Any]:
-    """The table from the program's outputs, one per soft-float choice (the first one's
-    integer loops stand for all: they do not call soft-float)."""
+def collect(outputs: Iterable[str], board: str = "cluster4") -> dict[str, Any]:
+    """The table from the program's outputs on `board`, one per soft-float choice (the
+    first one's integer loops stand for all: they do not call soft-float)."""
     parsed = [parse(o) for o in outputs]
     if not parsed:
         raise CapError("cap: no program output")
@@ -194,7 +194,7 @@ def collect(outputs: Iterable[str]) -> dict[str, Any]:
     rows += [_row(p, k) for p in parsed for k in p.runs if k in SOFT_FLOAT_KERNELS]
     order = list(LABELS)
     rows.sort(key=lambda r: order.index(r["kernel"]) if r["kernel"] in order else len(order))
-    return {"schema": SCHEMA, "board": "cluster4", "harts": first.harts,
+    return {"schema": SCHEMA, "board": board, "harts": first.harts,
             "loops": first.loops, "elements": first.elements,
             "waste_per_transfer": WASTE_PER_TRANSFER, "rows": rows}
 
