@@ -17,8 +17,8 @@
  *   CAPINFO <softfloat> <loops> <elements> <harts>
  *   CAPEV <kernel> <event> <cycles> <instret> <count>      one hart, per event
  *   CAP <kernel> <harts> <hart> <cycles> <instret> <fetch waits>
- *   STATUS OK, or STATUS ERROR after CAPERR lines when a hart's loop
- *   computed something else than hart 0's
+ *   STATUS OK, or STATUS ERROR after a CAPERR line when a hart's loop
+ *   computed something else than hart 0's or a hart did not answer in time
  *
  * Control: harts 1..BSP_HARTS-1 are woken once (bsp_wake_harts) into
  * worker(), which sleeps in wfi until the command word changes.  Hart 0
@@ -221,25 +221,40 @@ static void worker(unsigned hart, void *arg) {
 
 static uint32_t seq;
 
-/* Post a command, wake the workers, run hart 0's share, wait for the active ones. */
-static void trial(unsigned kernel, unsigned ev, unsigned harts) {
+/* A hart that does not answer within this many cycles ends the run with an error
+ * (after its loop: a few times hart 0's own loop). */
+#define ACK_CYCLES 1000000u
+
+static int late(unsigned hart, const char *what) {
+  printf("CAPERR hart %u did not %s\n", hart, what);
+  return 0;
+}
+
+/* Post a command, wake the workers, run hart 0's share, wait for the active ones.
+ * 0 when a hart did not answer in time. */
+static int trial(unsigned kernel, unsigned ev, unsigned harts) {
   ++seq;
   __asm__ volatile("fence rw, rw" ::: "memory");
   command = CMD(seq, ev, kernel, harts);
   __asm__ volatile("fence rw, rw" ::: "memory");
   bsp_wake_raise();
+  uint64_t deadline = bsp_cycles() + ACK_CYCLES;
   for (unsigned h = 1; h < BSP_HARTS; ++h) {
     while (acked[h] != seq) {
+      if (bsp_cycles() > deadline) return late(h, "wake up");
     }
   }
   bsp_wake_lower();
-  if (kernel == QUIT) return;
+  if (kernel == QUIT) return 1;
   results[0] = measure(kernel, event_mask(ev), &data0);
+  deadline = bsp_cycles() + 8u * (uint64_t)results[0].cycles + ACK_CYCLES;
   for (unsigned h = 1; h < harts; ++h) {
     while (done[h] != seq) { /* poll rarely: a divide is one fetch for many cycles */
       for (unsigned k = 0; k < 8; ++k) __asm__ volatile("divu zero, %0, %0" ::"r"(h + 1u));
+      if (bsp_cycles() > deadline) return late(h, "finish its loop");
     }
   }
+  return 1;
 }
 
 /* Every hart's loop computed what hart 0's did. */
@@ -268,13 +283,13 @@ int main(void) {
   int ok = 1;
   for (unsigned k = 0; k < KERNELS; ++k) {
     for (unsigned ev = COMPRESSED; ev < EVENTS; ++ev) {
-      trial(k, ev, 1);
+      if (!trial(k, ev, 1)) goto stuck;
       printf("CAPEV %s %s %lu %lu %lu\n", kernel_names[k], event_names[ev],
              (unsigned long)results[0].cycles, (unsigned long)results[0].instret,
              (unsigned long)results[0].count);
     }
     for (unsigned n = 1; n <= BSP_HARTS; ++n) {
-      trial(k, FETCH_WAIT, n);
+      if (!trial(k, FETCH_WAIT, n)) goto stuck;
       for (unsigned h = 0; h < n; ++h) {
         printf("CAP %s %u %u %lu %lu %lu\n", kernel_names[k], n, h,
                (unsigned long)results[h].cycles, (unsigned long)results[h].instret,
@@ -283,7 +298,10 @@ int main(void) {
       ok &= same_results(k, n);
     }
   }
-  trial(QUIT, 0, 0);
+  if (!trial(QUIT, 0, 0)) goto stuck;
   printf(ok ? "STATUS OK\n" : "STATUS ERROR results differ between harts\n");
   return ok ? 0 : 1;
+stuck:
+  printf("STATUS ERROR a hart did not answer\n");
+  return 1;
 }
