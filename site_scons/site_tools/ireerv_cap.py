@@ -75,10 +75,12 @@ def cap_bench(env):
         user_error(err)
     board = load_board(plan.board)
     loops = int(env["CAP_LOOPS"]) if env.get("CAP_LOOPS") else plan.loops
+    # the simulator that runs them is a dependency too
+    tools = env.Value(simulators.identity(board.simulator, env.GetFetcher()))
     outputs = []
     for choice in dict.fromkeys([*plan.softfloat, env["SOFTFLOAT"]]):
         pdir, elf, hex_file = _program(env, board, choice, loops)
-        outputs += env.Command(f"{pdir}/output.txt", [elf, hex_file],
+        outputs += env.Command(f"{pdir}/output.txt", [elf, hex_file, tools],
                                short_action(_run, "RUN"), _BOARD_OBJ=board, _CHOICE=choice)
     return env.Command([f"{BUILD}/bench/cap.json", f"{BUILD}/bench/cap.md"], outputs,
                        short_action(_write, "CAP"), _BOARD_NAME=board.name)
