@@ -30,10 +30,11 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_help_lists_targets_and_variables(tree: Path) -> None:
     out = scons(tree, "-h").stdout
     for target in ("image", "run", "size-report", "fetch", "release", "release-check", "bench",
-                   "runtime", "simulator"):
+                   "runtime", "simulator", "cap"):
         assert f"\n  {target} " in out, target
     for variable in ("MODEL", "BOARD", "SIZE", "PROFILE", "RUNTIME", "CACHE_DIR", "OFFLINE",
-                     "MIRRORS", "MAXCYCLES", "TIMEOUT", "TOP", "BASELINE", "ELF", "ALLOW_DIRTY"):
+                     "MIRRORS", "MAXCYCLES", "TIMEOUT", "TOP", "BASELINE", "ELF", "ALLOW_DIRTY",
+                     "CAP_LOOPS"):
         assert f"\n{variable}:" in out, variable
     assert "target board (cluster4|qemu-virt)" in out
     assert "default: matmul" in out
@@ -45,6 +46,7 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
         ("MODEL=nosuch", "unknown model 'nosuch'; models: elementwise, matmul, mlp, qmatmul"),
         ("BOARD=nosuch", "Invalid value for enum variable 'BOARD': 'nosuch'"),
         ("SIZE=-3", "SIZE must be a positive integer"),
+        ("CAP_LOOPS=0", "CAP_LOOPS must be a positive integer"),
         ("NOSUCH=1", "unknown variable(s): NOSUCH"),
     ],
 )

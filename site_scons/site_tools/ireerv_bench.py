@@ -1,6 +1,7 @@
 """scons bench: the plan's images run on its board, tabled next to the reference figures.
 
-Adds env.Bench(plan_name="matmul") -> bench.json, bench.md and bench.svg in build/bench/.
+Adds env.Bench(plan_name="matmul", cap_table=None) -> bench.json, bench.md and bench.svg in
+build/bench/ (with the cap table of env.CapBench() when given).
 Loads ireerv_run for the runs; ModelImage comes from ireerv_image.
 """
 
@@ -10,7 +11,7 @@ import json
 from pathlib import Path
 
 from ireerv import simulators
-from ireerv.bench import calls, models_chart, output, table
+from ireerv.bench import calls, cap, models_chart, output, table
 from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import BoardError, choose_placement, load_board
@@ -24,9 +25,12 @@ from ireerv.util.scons import build_error, short_action, user_error
 def _write_bench(target, source, env):
     docs = [json.loads(Path(str(s)).read_text()) for s in source if str(s).endswith(".json")]
     profiles = [d for d in docs if d.get("schema") == profile_report.SCHEMA]
-    results = [d for d in docs if d.get("schema") != profile_report.SCHEMA]  # run records
+    caps = [d for d in docs if d.get("schema") == cap.SCHEMA]
+    results = [d for d in docs if d.get("schema") not in (profile_report.SCHEMA, cap.SCHEMA)]
     bench = calls.attach(table.collect(results, env["BENCH_IMAGES"], env["BENCH_PLAN"]),
                          profiles)
+    if caps:
+        bench["cap"] = caps[0]
     output.write(bench, Path(str(target[0])).parent)
     print(output.markdown(bench))
     failed = [r for r in results if not r.get("passed")]
@@ -34,8 +38,9 @@ def _write_bench(target, source, env):
         build_error(table.BenchError(f"bench: {len(failed)} of {len(results)} runs failed"))
 
 
-def bench_target(env, plan_name: str = "matmul"):
-    """Every image of the plan, run on its board (a failed run is a row that says so)."""
+def bench_target(env, plan_name: str = "matmul", cap_table=None):
+    """Every image of the plan, run on its board (a failed run is a row that says so);
+    with cap_table (env.CapBench()'s cap.json), its table goes into the bench's too."""
     plan = bench_plan.load_plan(plan_name)
     board, model = load_board(plan.board), load_model(plan.model)
     sources, images = [], []
@@ -46,6 +51,8 @@ def bench_target(env, plan_name: str = "matmul"):
             images.append((size, runtime, str(image.elf)))
             if runtime == "iree":  # where the call's cycles go, for the per-call columns
                 sources.append(env.Profile(image, always=False)[0])
+    if cap_table is not None:
+        sources.append(cap_table)
     return env.Command(
         [f"{BUILD}/bench/{name}" for name in ("bench.json", "bench.md", "bench.svg")],
         sources, short_action(_write_bench, "BENCH"), BENCH_IMAGES=images, BENCH_PLAN=plan)

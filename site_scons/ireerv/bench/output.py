@@ -108,7 +108,12 @@ def markdown(table: Mapping[str, Any]) -> str:
         out.append("")
     from .calls import markdown as calls_markdown  # the per-call columns, when present
 
-    return "\n".join(out) + calls_markdown(table)
+    text = "\n".join(out) + calls_markdown(table)
+    if table.get("cap"):  # the cap on several harts (bench/cap.py), when measured
+        from .cap import markdown as cap_markdown
+
+        text += "\n" + cap_markdown(table["cap"])
+    return text
 
 
 def _md_row(cells: Iterable[str]) -> str:
