@@ -67,7 +67,7 @@ def test_markdown_and_chart() -> None:
 def test_the_shipped_plan_loads(tmp_path: Path) -> None:
     plan = models.load_plan()
     assert set(plan.boards) == {"qemu-virt", "cluster4"} and plan.profile_board == "qemu-virt"
-    assert plan.models and all(isinstance(m, str) for m, _ in plan.models)
+    assert plan.models and all(isinstance(m, str) for m, _, _ in plan.models)
     bad = tmp_path / "models.toml"
     bad.write_text("boards = ['qemu-virt']\n")
     with pytest.raises(models.ModelsPlanError, match="models.toml"):

@@ -87,17 +87,17 @@ def models_bench_target(env):
     try:
         plan = models_bench.load_plan()
         boards = [load_board(name) for name in plan.boards]
-        models = [(load_model(name), task) for name, task in plan.models]
+        models = [(load_model(name), task, prof) for name, task, prof in plan.models]
     except (models_bench.ModelsPlanError, BoardError, ModelError) as err:
         user_error(err)
     sources, entries = [], []
-    for model, task in models:
+    for model, task, profiled in models:
         for board in boards:
             placed = choose_placement(board, "", model.placement)
             image = env.ModelImage(placed, model, None, "iree")
             picks = [env.RunResult(image, "bench-run.json", strict=False)[0],
                      env.SizeReportFiles(image)[0]]
-            if board.name == plan.profile_board:
+            if profiled and board.name == plan.profile_board:
                 picks.append(env.Profile(image, always=False)[0])
             index = [len(sources) + i for i in range(len(picks))] + [None] * (3 - len(picks))
             sources += picks

@@ -36,7 +36,7 @@ class ModelsPlanError(ValueError):
 class ModelsPlan:
     boards: tuple[str, ...]
     profile_board: str
-    models: tuple[tuple[str, str | None], ...]  # (model, task)
+    models: tuple[tuple[str, str | None, bool], ...]  # (model, task, profile it)
     reference: dict[str, Any]
 
 
@@ -47,7 +47,8 @@ def load_plan(path: Path = PLAN_FILE) -> ModelsPlan:
         plan = ModelsPlan(
             boards=tuple(str(b) for b in data["boards"]),
             profile_board=str(data["profile_board"]),
-            models=tuple((str(m["model"]), m.get("task")) for m in data["models"]),
+            models=tuple((str(m["model"]), m.get("task"), bool(m.get("profile", False)))
+                         for m in data["models"]),
             reference={"source": str(ref["source"]),
                        "results": [{"task": str(r["task"]),
                                     "inferences_per_second": float(r["inferences_per_second"]),
