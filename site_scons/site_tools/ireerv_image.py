@@ -119,18 +119,23 @@ def _build_runtime(target, source, env):
 
 
 def iree_runtime(env, board: Board) -> list:
-    """The runtime libraries for this board's flags and PROFILE, in link order."""
+    """The runtime libraries for this board's flags and PROFILE, in link order.  Boards with
+    the same flags (and placements of one board) share one runtime build."""
     benv = _board_env(env, board)
     if "IREE_RUNTIME" not in benv:
         rdir = layout.runtime_dir(board, env["PROFILE"], env["TOOLCHAIN_KIND"])
-        libs = iree_build.load_config()["target"]["libraries"]
-        # What the runtime depends on, beyond its configuration files.
-        key = "\n".join([env["LOCK"].input("iree").key(), benv.ToolchainKey(),
-                         env["PROFILE"], *board.compile_flags()])
-        benv["IREE_RUNTIME"] = benv.Command(
-            [f"{rdir}/{lib}" for lib in libs],
-            [benv.Value(key), str(iree_build.CONFIG_FILE), str(iree_build.TOOLCHAIN_TEMPLATE)],
-            short_action(_build_runtime, "RUNTIME"))
+        shared = env.setdefault("_RUNTIMES", {})
+        if rdir not in shared:
+            libs = iree_build.load_config()["target"]["libraries"]
+            # What the runtime depends on, beyond its configuration files.
+            key = "\n".join([env["LOCK"].input("iree").key(), benv.ToolchainKey(),
+                             env["PROFILE"], *board.compile_flags()])
+            shared[rdir] = benv.Command(
+                [f"{rdir}/{lib}" for lib in libs],
+                [benv.Value(key), str(iree_build.CONFIG_FILE),
+                 str(iree_build.TOOLCHAIN_TEMPLATE)],
+                short_action(_build_runtime, "RUNTIME"))
+        benv["IREE_RUNTIME"] = shared[rdir]
     return benv["IREE_RUNTIME"]
 
 
