@@ -53,6 +53,12 @@ class Image:
         return Path(self.dir).name
 
 
+def _toolchain_suffix(env) -> str:
+    """Objects of the two toolchains never share a folder (switching rebuilds nothing)."""
+    kind = env.get("TOOLCHAIN_KIND", "debian")
+    return "" if kind == "debian" else f"-{kind}"
+
+
 def _board_env(env, board: Board):
     """A cross environment for the board, with its BSP objects; one per board."""
     envs = env.setdefault("_BOARD_ENVS", {})
@@ -65,7 +71,7 @@ def _board_env(env, board: Board):
     benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board, IREE_FLAGS=iree_compile.flags(board),
                      IREE_COMPILER_ID=identity.compiler(env["LOCK"]))
     benv.Tool("cross_gcc")
-    bdir = f"{BUILD}/{board.build_name}"
+    bdir = f"{BUILD}/{board.build_name}{_toolchain_suffix(env)}"
     write = short_action(write_value)
     header = benv.Command(f"{bdir}/include/{CONFIG_HEADER}", benv.Value(config_header(board)),
                           write)
@@ -201,7 +207,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str)
     except ModelError as err:
         user_error(err)
     idir = (layout.image_dir(board, model, size, runtime)
-            + softfloat.image_suffix(env["SOFTFLOAT"]))
+            + softfloat.image_suffix(env["SOFTFLOAT"]) + _toolchain_suffix(env))
     libs: list = []
     if runtime == "none":
         objects = _plain_c_objects(benv, model, size, idir)
