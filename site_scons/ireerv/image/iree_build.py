@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ireerv.image import hot_sources
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.paths import PROJECT_ROOT
 from ireerv.util.buildlog import BuildError, run_logged, start_log
@@ -185,17 +186,24 @@ def _check_source(iree_src: Path) -> None:
 
 def _configure_and_build(iree_src: Path, build_dir: Path, cmake_args: Sequence[str],
                          targets: Sequence[str], log_path: Path, log_title: str,
-                         toolchain_text: str, jobs: int | None) -> None:
-    """Configure `build_dir` unless already configured identically, then build `targets`."""
+                         toolchain_text: str, jobs: int | None, project_include: str = "") -> None:
+    """Configure `build_dir` unless already configured identically, then build `targets`.
+
+    `project_include`, if any, is CMake code IREE's top-level project includes."""
     cmake, ninja = _tool("cmake"), _tool("ninja")
+    include_path = build_dir / hot_sources.FILE_NAME
+    if project_include:
+        cmake_args = [*cmake_args, f"-DCMAKE_PROJECT_IREE_INCLUDE={include_path}"]
     configure = [cmake, "-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={ninja}",
                  "-S", str(iree_src), "-B", str(build_dir), *cmake_args]
-    stamp = "\n".join([shlex.join(configure), toolchain_text, ""])
+    stamp = "\n".join([shlex.join(configure), toolchain_text, project_include, ""])
     must_configure = _prepare_build_dir(build_dir, stamp)
     start_log(log_path, log_title)  # after any clean-up: the log may live in build_dir
     if must_configure:
         if toolchain_text:
             atomic_write(build_dir / "toolchain.cmake", toolchain_text)
+        if project_include:
+            atomic_write(include_path, project_include)
         _run(configure, log_path)
         atomic_write(build_dir / STAMP_NAME, stamp)
     _run([ninja, "-C", str(build_dir), *([f"-j{jobs}"] if jobs else []), *targets], log_path)
@@ -244,6 +252,10 @@ def build_runtime(iree_src: Path, build_dir: Path, toolchain: Toolchain, host_bi
     toolchain_text = toolchain_file_text(toolchain, c_flags)
     build_type = settings["build_type"]
     opt_flags = " ".join(shlex.quote(f) for f in settings.get("cflags", []))
+    try:
+        hot = hot_sources.cmake_text(iree_src, *hot_sources.hot_table(settings, str(CONFIG_FILE)))
+    except hot_sources.HotSourcesError as error:
+        raise IreeBuildError(str(error)) from error
     args = [
         f"-DCMAKE_TOOLCHAIN_FILE={build_dir / 'toolchain.cmake'}",
         f"-DCMAKE_BUILD_TYPE={build_type}",
@@ -252,7 +264,7 @@ def build_runtime(iree_src: Path, build_dir: Path, toolchain: Toolchain, host_bi
         *_cmake_options(target["cmake"]),
     ]
     _configure_and_build(iree_src, build_dir, args, target["targets"], log_path,
-                         f"IREE runtime ({profile}) from {iree_src}", toolchain_text, jobs)
+                         f"IREE runtime ({profile}) from {iree_src}", toolchain_text, jobs, hot)
 
     layout = runtime_layout(iree_src, build_dir, profile)
     for library in layout.libraries:
