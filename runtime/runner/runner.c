@@ -226,7 +226,31 @@ typedef struct runner_state_t {
   iree_vm_function_t function;
   iree_vm_list_t* inputs;
   iree_vm_list_t* outputs;
+  void* input_storage;
+  void* output_storage;
 } runner_state_t;
+
+// A list of exactly `capacity` variants in storage of its own size:
+// iree_vm_list_create would round the capacity up to 64 and clear 1.5 KiB
+// twice per list (once in realloc, once in the list) at every start-up.  The
+// lists never grow: the inputs are pushed once, the outputs are the
+// function's results (capacity from its signature).
+static iree_status_t list_create(runner_state_t* state,
+                                 iree_host_size_t capacity, void** out_storage,
+                                 iree_vm_list_t** out_list) {
+  const iree_vm_type_def_t type = iree_vm_make_undefined_type_def();
+  const iree_host_size_t size = iree_vm_list_storage_size(&type, capacity);
+  IREE_RETURN_IF_ERROR(iree_allocator_malloc_uninitialized(
+      state->host_allocator, size, out_storage));
+  return iree_vm_list_initialize(iree_make_byte_span(*out_storage, size),
+                                 &type, capacity, out_list);
+}
+
+static void list_release(runner_state_t* state, iree_vm_list_t* list,
+                         void* storage) {
+  if (list) iree_vm_list_deinitialize(list);
+  iree_allocator_free(state->host_allocator, storage);
+}
 
 static iree_status_t start(runner_state_t* state) {
   IREE_RETURN_IF_ERROR(iree_vm_instance_create(IREE_VM_TYPE_CAPACITY_DEFAULT,
@@ -257,12 +281,15 @@ static iree_status_t start(runner_state_t* state) {
   IREE_RETURN_IF_ERROR(iree_vm_context_resolve_function(
       state->context, iree_make_cstring_view(runner_model.function_name),
       &state->function));
-  IREE_RETURN_IF_ERROR(iree_vm_list_create(iree_vm_make_undefined_type_def(),
-                                           runner_model.input_count,
-                                           state->host_allocator,
-                                           &state->inputs));
-  return iree_vm_list_create(iree_vm_make_undefined_type_def(), 1,
-                             state->host_allocator, &state->outputs);
+  iree_vm_function_signature_t signature =
+      iree_vm_function_signature(&state->function);
+  iree_string_view_t arguments, results;
+  IREE_RETURN_IF_ERROR(iree_vm_function_call_get_cconv_fragments(
+      &signature, &arguments, &results));
+  IREE_RETURN_IF_ERROR(list_create(state, runner_model.input_count,
+                                   &state->input_storage, &state->inputs));
+  return list_create(state, results.size, &state->output_storage,
+                     &state->outputs);
 }
 
 static iree_status_t push_inputs(runner_state_t* state) {
@@ -358,8 +385,8 @@ static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
 }
 
 static void stop(runner_state_t* state) {
-  iree_vm_list_release(state->outputs);
-  iree_vm_list_release(state->inputs);
+  list_release(state, state->outputs, state->output_storage);
+  list_release(state, state->inputs, state->input_storage);
   iree_vm_context_release(state->context);
   iree_hal_device_release(state->device);
   iree_vm_instance_release(state->instance);
