@@ -157,6 +157,18 @@ def _runtime_compile_env(benv):
     return renv
 
 
+def _control_program_env(renv, benv):
+    """The control program (vm-c) runs on every call and at start-up: -O2 in release.
+
+    GCC then also folds its many small import shims into their callers, so the
+    object is no larger than at -Os."""
+    if benv["PROFILE"] != "release":
+        return renv
+    cenv = renv.Clone()
+    cenv.Append(CCFLAGS=["-O2"])
+    return cenv
+
+
 # -- Model compilation ---------------------------------------------------------------------
 
 _checked_compilers: set[str] = set()
@@ -254,7 +266,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs)
     objects = []
     for name, src in (("model_module", module_c), ("model_data", data_c),
                       ("runner", str(RUNNER_SOURCE))):
-        obj = renv.Object(f"{idir}/{name}.o", src)
+        oenv = _control_program_env(renv, benv) if name == "model_module" else renv
+        obj = oenv.Object(f"{idir}/{name}.o", src)
         renv.Depends(obj, [runtime_libs, module_h, kernel_h])
         objects += obj
     return [*objects, kernel_o]
