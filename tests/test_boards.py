@@ -51,7 +51,7 @@ def test_cluster4() -> None:
     assert (b.simulator.kind, b.simulator.maxcycles) == ("verilator-cluster", 200_000_000)
     assert b.iree_compile_flags() == [
         "--iree-llvmcpu-target-triple=riscv32-unknown-elf",
-        "--iree-llvmcpu-target-cpu=generic",
+        "--iree-llvmcpu-target-cpu=sifive-e20",
         "--iree-llvmcpu-target-cpu-features=+m,+c,+relax",
         "--iree-llvmcpu-target-abi=ilp32",
         "--iree-vm-target-index-bits=32",
