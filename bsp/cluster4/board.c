@@ -21,6 +21,7 @@ _Noreturn void bsp_exit(int code) {
  * harts wait for.  Clearing hart 0's event lowers it again. */
 #define EU_WAIT_BARRIER (BSP_WAKE_ADDR + 0x00)
 #define EU_SET_BARRIER (BSP_WAKE_ADDR + 0x40)
+#define EU_EVT_WAIT (BSP_WAKE_ADDR + 0x80)
 #define EU_GPEVT_CLEAR (BSP_WAKE_ADDR + 0x84)
 
 void bsp_wake_raise(void) {
@@ -29,3 +30,19 @@ void bsp_wake_raise(void) {
 }
 
 void bsp_wake_lower(void) { bsp_io_write32(EU_GPEVT_CLEAR, 0); }
+
+/* The team barrier: barrier 0 with one bit per hart.  A hart notifies it,
+ * then sleeps until its own event is pending (the interrupt line is the OR
+ * of every hart's event, so a wake-up may be another hart's: check), and
+ * clears it; the event unit ignores a notify while the hart's event is
+ * still pending, so it is cleared before the next one. */
+void bsp_barrier_setup(unsigned harts) {
+  bsp_io_write32(EU_SET_BARRIER, (harts << 16) | ((1u << harts) - 1u));
+}
+
+void bsp_barrier_wait(void) {
+  __asm__ volatile("csrs mie, %0" ::"r"(1u << BSP_WAKE_IRQ));
+  bsp_io_write32(EU_WAIT_BARRIER, 0);
+  while ((bsp_io_read32(EU_EVT_WAIT) & 1u) == 0) __asm__ volatile("wfi");
+  bsp_io_write32(EU_GPEVT_CLEAR, 0);
+}

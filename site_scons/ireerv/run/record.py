@@ -5,6 +5,7 @@ failed run (it then says what failed); read by the bench.
 
     {"schema": "ireerv-run/1",
      "model": str, "board": str, "size": int | null, "runtime": "iree" | "none",
+     "harts": int (harts sharing each dispatch; 1 when absent),
      "passed": bool, "problems": [str],
      "reason": "passed" | "failed" | "timeout" | "cycle-limit" | "crash", "detail": str,
      "seconds": float,
@@ -46,6 +47,7 @@ class RunRecord:
     input_cycles: int | None = None
     call_cycles: list[int] = field(default_factory=list)
     worst: str = ""  # each output's element farthest from the reference
+    harts: int = 1  # harts sharing each dispatch (HARTS)
 
     @classmethod
     def of(cls, image: Any, verdict: Verdict, result: RunResult) -> RunRecord:
@@ -56,7 +58,7 @@ class RunRecord:
                    detail=result.detail, seconds=round(result.seconds, 3),
                    problems=list(verdict.problems), startup_cycles=parsed.startup_cycles,
                    input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles),
-                   worst=verdict.worst)
+                   worst=verdict.worst, harts=getattr(image, "harts", 1))
 
     def to_json(self) -> dict[str, Any]:
         return {"schema": SCHEMA, **asdict(self)}
