@@ -5,6 +5,7 @@
 
 #include "bsp.h"
 #include "bsp_config.h"
+#include "bsp_cycles.h"
 #include "bsp_io.h"
 
 /* Every byte stored to the console address is printed by the testbench. */
@@ -40,9 +41,35 @@ void bsp_barrier_setup(unsigned harts) {
   bsp_io_write32(EU_SET_BARRIER, (harts << 16) | ((1u << harts) - 1u));
 }
 
+static inline uint32_t mcycle32(void) {
+  uint32_t value;
+  __asm__ volatile("csrr %0, mcycle" : "=r"(value));
+  return value;
+}
+
+/* The core's clock, mcycle included, stops while it sleeps in wfi: hart 0
+ * adds the cycles it slept (from the testbench's global counter) to its
+ * mcycle, so bsp_cycles() keeps counting elapsed time across a barrier. */
+static void mcycle_add(uint32_t cycles) {
+  uint64_t value = bsp_cycles() + cycles;
+  __asm__ volatile("csrw mcycle, zero\n\tcsrw mcycleh, %0\n\tcsrw mcycle, %1"
+                   ::"r"((uint32_t)(value >> 32)), "r"((uint32_t)value));
+}
+
 void bsp_barrier_wait(void) {
+  const unsigned me = bsp_hart_id();
+  uint32_t wall = 0, awake = 0;
+  if (me == 0) {
+    wall = bsp_io_read32(BSP_TICKS_ADDR);
+    awake = mcycle32();
+  }
   __asm__ volatile("csrs mie, %0" ::"r"(1u << BSP_WAKE_IRQ));
   bsp_io_write32(EU_WAIT_BARRIER, 0);
   while ((bsp_io_read32(EU_EVT_WAIT) & 1u) == 0) __asm__ volatile("wfi");
   bsp_io_write32(EU_GPEVT_CLEAR, 0);
+  if (me == 0) {
+    const int32_t slept =
+        (int32_t)((bsp_io_read32(BSP_TICKS_ADDR) - wall) - (mcycle32() - awake));
+    if (slept > 0) mcycle_add((uint32_t)slept); /* <= 0: only the reads' skew */
+  }
 }
