@@ -27,6 +27,7 @@
 #if RUNNER_HARTS > 1
 
 #include "bsp.h"
+#include "bsp_cycles.h"
 #include "iree/hal/local/local_executable.h"
 
 #if RUNNER_HARTS > BSP_HARTS
@@ -58,6 +59,17 @@ static volatile uint32_t team_ready;
 #define COUNT_CAPACITY 16
 static uint32_t counts[COUNT_CAPACITY][3];
 static uint32_t count_length;
+// Cycles each hart spent on its shares since the reset (its own counter).
+static uint32_t busy[RUNNER_HARTS];
+
+static iree_status_code_t run_share(unsigned hart);
+
+static iree_status_code_t run_share_timed(unsigned hart) {
+  const uint32_t begin = (uint32_t)bsp_cycles();
+  const iree_status_code_t code = run_share(hart);
+  busy[hart] += (uint32_t)bsp_cycles() - begin;
+  return code;
+}
 
 static iree_status_code_t run_share(unsigned hart) {
   const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
@@ -95,7 +107,7 @@ static void worker(unsigned hart, void* arg) {
   }
   for (;;) {
     bsp_barrier_wait();  // a dispatch is published
-    job.status[hart] = run_share(hart);
+    job.status[hart] = run_share_timed(hart);
     bsp_barrier_wait();  // every share is done
   }
 }
@@ -138,7 +150,7 @@ static iree_status_t dispatch(
   }
   if (code == IREE_STATUS_OK) {
     bsp_barrier_wait();
-    job.status[0] = run_share(0);
+    job.status[0] = run_share_timed(0);
     bsp_barrier_wait();
     for (unsigned h = 0; h < RUNNER_HARTS; ++h) {
       if (code == IREE_STATUS_OK) code = job.status[h];
@@ -161,7 +173,10 @@ iree_status_t runner_harts_start(void) {
   return iree_ok_status();
 }
 
-void runner_harts_reset_counts(void) { count_length = 0; }
+void runner_harts_reset_counts(void) {
+  count_length = 0;
+  for (unsigned h = 0; h < RUNNER_HARTS; ++h) busy[h] = 0;
+}
 
 static char* put_u32(char* p, uint32_t v) {
   char digits[10];
@@ -175,7 +190,7 @@ static char* put_u32(char* p, uint32_t v) {
 }
 
 void runner_harts_print_counts(void) {
-  char line[16 + COUNT_CAPACITY * 36];
+  char line[32 + COUNT_CAPACITY * 36 + RUNNER_HARTS * 11];
   char* p = line;
   for (const char* s = "WORKGROUPS"; *s;) *p++ = *s++;
   for (uint32_t i = 0; i < count_length; ++i) {
@@ -185,6 +200,12 @@ void runner_harts_print_counts(void) {
     p = put_u32(p, counts[i][1]);
     *p++ = 'x';
     p = put_u32(p, counts[i][2]);
+  }
+  *p++ = '\n';
+  for (const char* s = "HART_CYCLES"; *s;) *p++ = *s++;
+  for (unsigned h = 0; h < RUNNER_HARTS; ++h) {
+    *p++ = ' ';
+    p = put_u32(p, busy[h]);
   }
   *p++ = '\n';
   *p = '\0';

@@ -20,7 +20,8 @@ extern "C" {
 iree_status_t runner_harts_start(void);
 
 // Prints "WORKGROUPS <x>x<y>x<z> ..." for the dispatches since the last
-// call to runner_harts_reset_counts(), in order (nothing for one hart).
+// call to runner_harts_reset_counts(), in order, and "HART_CYCLES <c0> ..."
+// the cycles each hart spent on its shares of them (nothing for one hart).
 void runner_harts_reset_counts(void);
 void runner_harts_print_counts(void);
 

@@ -20,6 +20,7 @@
 //
 //   WORKGROUPS <x>x<y>x<z> ...  workgroup counts of the last call's dispatches,
 //                             in order (only with RUNNER_HARTS > 1, parallel.c)
+//   HART_CYCLES <c0> <c1> ... cycles each hart spent on its shares of them
 // Compile-time settings: RUNNER_ARENA_BLOCK_SIZE (bytes, default 4096),
 // RUNNER_HARTS (harts sharing each dispatch, default 1).
 
