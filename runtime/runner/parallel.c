@@ -9,7 +9,7 @@
 // barriers.  A dispatch of one workgroup runs on hart 0 alone, as before.
 //
 // Shares are contiguous runs of the flattened workgroup index (x fastest),
-// sizes differing by at most one.  Every hart has its own workgroup state
+// sizes differing by at most one (share_begin).  Every hart has its own workgroup state
 // (on its stack) and local memory; the dispatch state and the bindings are
 // shared read-only, and workgroups write disjoint parts of the outputs.
 //
@@ -71,10 +71,22 @@ static iree_status_code_t run_share_timed(unsigned hart) {
   return code;
 }
 
+// The first workgroup of a hart's share.  As few harts as give the shortest
+// longest share take part (4 workgroups on 3 harts: 2 + 2 + 0, not 1 + 1 + 2,
+// so fewer harts compete for the fetch port and the shared path), and the
+// larger shares go to the lowest harts: hart 0 reads its data in one cycle.
+static uint32_t share_begin(uint32_t total, unsigned hart) {
+  const uint32_t longest = (total + RUNNER_HARTS - 1) / RUNNER_HARTS;
+  const uint32_t active = (total + longest - 1) / longest;
+  if (hart >= active) return total;
+  const uint32_t base = total / active, extra = total % active;
+  return hart * base + (hart < extra ? hart : extra);
+}
+
 static iree_status_code_t run_share(unsigned hart) {
   const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
-  const uint32_t begin = (uint32_t)((uint64_t)job.total * hart / RUNNER_HARTS);
-  const uint32_t end = (uint32_t)((uint64_t)job.total * (hart + 1) / RUNNER_HARTS);
+  const uint32_t begin = share_begin(job.total, hart);
+  const uint32_t end = share_begin(job.total, hart + 1);
   if (begin == end) return IREE_STATUS_OK;
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
   iree_alignas(64) iree_hal_executable_workgroup_state_v0_t state = {
