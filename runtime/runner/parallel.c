@@ -8,10 +8,11 @@
 // Hart 0 does the same around its own share, so a dispatch costs two
 // barriers.  A dispatch of one workgroup runs on hart 0 alone, as before.
 //
-// Shares are contiguous runs of the flattened workgroup index (x fastest),
-// sizes differing by at most one (share_begin).  Every hart has its own workgroup state
-// (on its stack) and local memory; the dispatch state and the bindings are
-// shared read-only, and workgroups write disjoint parts of the outputs.
+// Shares are contiguous runs of the flattened workgroup index (x fastest);
+// the harts that take part get sizes differing by at most one (share_begin).
+// Every hart has its own workgroup state (on its stack) and local memory; the
+// dispatch state and the bindings are shared read-only, and workgroups write
+// disjoint parts of the outputs, so results do not depend on HARTS.
 //
 // Memory: the woken harts' stacks (slices of `stacks` below), this file's
 // job record and every binding live where the board puts all data; on the
@@ -115,7 +116,7 @@ static iree_status_code_t run_share(unsigned hart) {
 static void worker(unsigned hart, void* arg) {
   (void)arg;
   if (hart >= RUNNER_HARTS) return;  // not in the team: park for good
-  while (!team_ready) {
+  while (!team_ready) {  // once, while hart 0 sets the barrier up
   }
   for (;;) {
     bsp_barrier_wait();  // a dispatch is published
