@@ -119,6 +119,50 @@ def test_matmul_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
     assert record["startup_cycles"] > 0 and len(record["call_cycles"]) == 2
 
 
+def _outputs(result) -> list[bytes]:
+    return [o.tobytes() for o in runner_data.parse_runner_output(result.program_output).outputs]
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_four_harts_on_qemu_give_the_same_bits(tree: Path) -> None:
+    """QEMU without -icount: every hart then runs in its own thread."""
+    from dataclasses import replace
+
+    from ireerv import simulators
+
+    board = boards.load_board("qemu-virt")
+    args = list(board.simulator.args)
+    del args[args.index("-icount"):args.index("-icount") + 2]
+    board = replace(board, simulator=replace(board.simulator, args=tuple(args)))
+    outputs = []
+    for harts in (1, 4):
+        out = scons(tree, "run", "MODEL=matmul", "BOARD=qemu-virt", "SIZE=16",
+                    f"HARTS={harts}").stdout
+        assert "PASS: 256 output elements match the host reference (bit for bit)" in out
+        suffix = "-h4" if harts > 1 else ""
+        result = simulators.run_on_board(
+            board, elf=tree / f"build/qemu-virt/matmul-16{suffix}/image.elf", timeout=120)
+        assert result.passed, result.detail
+        outputs.append(_outputs(result))
+    assert outputs[0] == outputs[1] and outputs[0]
+    record = json.loads((tree / "build/qemu-virt/matmul-16-h4/run.json").read_text())
+    assert record["harts"] == 4 and record["workgroups"] == ["4x1x1"]
+    assert len(record["hart_cycles"]) == 4
+
+
+@pytest.mark.upstream
+def test_four_harts_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+    for name in ("cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, name)
+    out = scons(tree, "run", "MODEL=matmul", "BOARD=cluster4", "SIZE=16", "HARTS=4").stdout
+    # The reference check is bit for bit (tolerance 0), as for one hart.
+    assert "PASS: 256 output elements match the host reference (bit for bit)" in out
+    assert "harts: 4; workgroups per dispatch: 4x1x1" in out
+    record = json.loads((tree / "build/cluster4/matmul-16-h4/run.json").read_text())
+    assert record["harts"] == 4 and all(c > 0 for c in record["hart_cycles"])
+
+
 @pytest.mark.upstream
 def test_matmul_release_is_reproducible(tree: Path, tmp_path: Path) -> None:
     from ireerv.release import release

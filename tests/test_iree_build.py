@@ -312,7 +312,8 @@ def test_matmul_image_runs_on_qemu(profile: str, runtimes: Callable[[str], Runti
               *(f"-isystem{d}" for d in runtime.include_dirs),
               f"-I{iree_build.RUNNER_DIR}", f"-I{tmp_path}"]
     objects = []
-    for source in [iree_build.RUNNER_DIR / "runner.c", *(tmp_path / n for n in sources)]:
+    runner = [iree_build.RUNNER_DIR / "runner.c", iree_build.RUNNER_DIR / "parallel.c"]
+    for source in [*runner, *(tmp_path / n for n in sources)]:
         if source.suffix == ".c":
             obj = tmp_path / (source.stem + ".o")
             subprocess.run([gcc, *cflags, "-c", source, "-o", obj], check=True)

@@ -47,6 +47,8 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
         ("BOARD=nosuch", "Invalid value for enum variable 'BOARD': 'nosuch'"),
         ("SIZE=-3", "SIZE must be a positive integer"),
         ("CAP_LOOPS=0", "CAP_LOOPS must be a positive integer"),
+        ("HARTS=5", "HARTS must be a whole number from 1 to 4 (board cluster4 has 4 harts), "
+                    "not '5'"),
         ("NOSUCH=1", "unknown variable(s): NOSUCH"),
     ],
 )

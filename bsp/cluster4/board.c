@@ -5,6 +5,7 @@
 
 #include "bsp.h"
 #include "bsp_config.h"
+#include "bsp_cycles.h"
 #include "bsp_io.h"
 
 /* Every byte stored to the console address is printed by the testbench. */
@@ -21,6 +22,7 @@ _Noreturn void bsp_exit(int code) {
  * harts wait for.  Clearing hart 0's event lowers it again. */
 #define EU_WAIT_BARRIER (BSP_WAKE_ADDR + 0x00)
 #define EU_SET_BARRIER (BSP_WAKE_ADDR + 0x40)
+#define EU_EVT_WAIT (BSP_WAKE_ADDR + 0x80)
 #define EU_GPEVT_CLEAR (BSP_WAKE_ADDR + 0x84)
 
 void bsp_wake_raise(void) {
@@ -29,3 +31,45 @@ void bsp_wake_raise(void) {
 }
 
 void bsp_wake_lower(void) { bsp_io_write32(EU_GPEVT_CLEAR, 0); }
+
+/* The team barrier: barrier 0 with one bit per hart.  A hart notifies it,
+ * then sleeps until its own event is pending (the interrupt line is the OR
+ * of every hart's event, so a wake-up may be another hart's: check), and
+ * clears it; the event unit ignores a notify while the hart's event is
+ * still pending, so it is cleared before the next one. */
+void bsp_barrier_setup(unsigned harts) {
+  bsp_io_write32(EU_SET_BARRIER, (harts << 16) | ((1u << harts) - 1u));
+}
+
+static inline uint32_t mcycle32(void) {
+  uint32_t value;
+  __asm__ volatile("csrr %0, mcycle" : "=r"(value));
+  return value;
+}
+
+/* The core's clock, mcycle included, stops while it sleeps in wfi: hart 0
+ * adds the cycles it slept (from the testbench's global counter) to its
+ * mcycle, so bsp_cycles() keeps counting elapsed time across a barrier. */
+static void mcycle_add(uint32_t cycles) {
+  uint64_t value = bsp_cycles() + cycles;
+  __asm__ volatile("csrw mcycle, zero\n\tcsrw mcycleh, %0\n\tcsrw mcycle, %1"
+                   ::"r"((uint32_t)(value >> 32)), "r"((uint32_t)value));
+}
+
+void bsp_barrier_wait(void) {
+  const unsigned me = bsp_hart_id();
+  uint32_t wall = 0, awake = 0;
+  if (me == 0) {
+    wall = bsp_io_read32(BSP_TICKS_ADDR);
+    awake = mcycle32();
+  }
+  __asm__ volatile("csrs mie, %0" ::"r"(1u << BSP_WAKE_IRQ));
+  bsp_io_write32(EU_WAIT_BARRIER, 0);
+  while ((bsp_io_read32(EU_EVT_WAIT) & 1u) == 0) __asm__ volatile("wfi");
+  bsp_io_write32(EU_GPEVT_CLEAR, 0);
+  if (me == 0) {
+    const int32_t slept =
+        (int32_t)((bsp_io_read32(BSP_TICKS_ADDR) - wall) - (mcycle32() - awake));
+    if (slept > 0) mcycle_add((uint32_t)slept); /* <= 0: only the reads' skew */
+  }
+}

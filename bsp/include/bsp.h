@@ -71,6 +71,19 @@ int bsp_wake_harts(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack
 /* bsp_wake_harts() state of hart h: 0 parked, 1 running entry, 2 done. */
 unsigned bsp_hart_state(unsigned hart);
 
+/*
+ * A barrier of harts 0 .. harts-1 (board.c), for harts woken by
+ * bsp_wake_harts().  Hart 0 calls bsp_barrier_setup() once, after
+ * bsp_wake_harts() and before any hart waits; every hart of the team then
+ * calls bsp_barrier_wait(), which returns once all of them have called it.
+ * A waiting hart sleeps in `wfi` on the board's wake interrupt (a spinning
+ * hart would take instruction fetches from the working ones).  The cluster
+ * uses the event unit's barrier; QEMU per-hart flags and CLINT software
+ * interrupts.  No atomics either way.
+ */
+void bsp_barrier_setup(unsigned harts);
+void bsp_barrier_wait(void);
+
 #ifdef __cplusplus
 }
 #endif

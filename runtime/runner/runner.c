@@ -18,7 +18,11 @@
 // here and written with fputs: no printf, so picolibc's integer-only printf
 // (enough for the runtime's own snprintf) keeps the image small.
 //
-// Compile-time setting: RUNNER_ARENA_BLOCK_SIZE (bytes, default 4096).
+//   WORKGROUPS <x>x<y>x<z> ...  workgroup counts of the last call's dispatches,
+//                             in order (only with RUNNER_HARTS > 1, parallel.c)
+//   HART_CYCLES <c0> <c1> ... cycles each hart spent on its shares of them
+// Compile-time settings: RUNNER_ARENA_BLOCK_SIZE (bytes, default 4096),
+// RUNNER_HARTS (harts sharing each dispatch, default 1).
 
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +32,7 @@
 #include "iree/hal/local/loaders/static_library_loader.h"
 #include "iree/modules/hal/module.h"
 #include "iree/modules/hal/types.h"
+#include "parallel.h"
 #include "runner.h"
 
 //===----------------------------------------------------------------------===//
@@ -364,6 +369,7 @@ static iree_status_t invoke(runner_state_t* state) {
 }
 
 static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
+  IREE_RETURN_IF_ERROR(runner_harts_start());
   IREE_RETURN_IF_ERROR(start(state));
   uint64_t t_end = bsp_cycles();
   out_cycles("startup", -1, t_end - t_begin);
@@ -376,11 +382,13 @@ static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
   const uint32_t repeat = runner_model.repeat ? runner_model.repeat : 1;
   for (uint32_t i = 0; i < repeat; ++i) {
     iree_vm_list_clear(state->outputs);
+    runner_harts_reset_counts();
     t_begin = bsp_cycles();
     IREE_RETURN_IF_ERROR(invoke(state));
     t_end = bsp_cycles();
     out_cycles("call", (int64_t)i, t_end - t_begin);
   }
+  runner_harts_print_counts();
   return print_outputs(state);
 }
 

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from ireerv import simulators
-from ireerv.bench import calls, cap, models_chart, output, table
+from ireerv.bench import calls, cap, harts, models_chart, output, table
 from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import BoardError, choose_placement, load_board
@@ -110,12 +110,34 @@ def models_bench_target(env):
                        MODELS_ENTRIES=entries, MODELS_PLAN=plan)
 
 
+def _write_harts(target, source, env):
+    records = [json.loads(Path(str(s)).read_text()) for s in source]
+    result = harts.collect(records, env["HARTS_PLAN"])
+    harts.write(result, Path(str(target[0])).parent)
+    print(harts.markdown(result))
+    failed = [r for r in records if not r.get("passed")]
+    if failed:
+        build_error(table.BenchError(f"harts bench: {len(failed)} of {len(records)} runs failed"))
+
+
+def harts_bench_target(env):
+    """The matmul at each size with each hart count of the [harts] plan."""
+    plan = harts.load_harts_plan()
+    board, model = load_board(plan.board), load_model(plan.model)
+    sources = [env.RunResult(env.ModelImage(board, model, size, "iree", harts=h),
+                             "bench-run.json", strict=False)
+               for size in plan.sizes for h in plan.harts]
+    return env.Command([f"{BUILD}/bench/{name}" for name in ("harts.json", "harts.md")],
+                       sources, short_action(_write_harts, "BENCH"), HARTS_PLAN=plan)
+
+
 def generate(env) -> None:
     env.Tool("ireerv_run")
     env.Tool("ireerv_profile")
     env.Tool("ireerv_size")
     env.AddMethod(bench_target, "Bench")
     env.AddMethod(models_bench_target, "ModelsBench")
+    env.AddMethod(harts_bench_target, "HartsBench")
 
 
 def exists(env) -> bool:

@@ -27,6 +27,7 @@ from ireerv.softfloat import choices as softfloat
 from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
+PARALLEL_SOURCE = iree_build.RUNNER_DIR / "parallel.c"
 
 
 @dataclass
@@ -43,6 +44,7 @@ class Image:
     dis: object
     iree_flags: list[str] = field(default_factory=list)  # empty for plain C
     runtime_libs: list = field(default_factory=list)  # IREE runtime archives, link order
+    harts: int = 1  # harts sharing each dispatch (HARTS)
 
     @property
     def outputs(self) -> list:
@@ -211,21 +213,25 @@ def _model_data(target, source, env):
     Path(str(target[0])).write_text(text)
 
 
-def model_image(env, board: Board, model: Model, size: int | None, runtime: str) -> Image:
+def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
+                harts: int | None = None) -> Image:
     benv = _board_env(env, board)
+    harts = int(env.get("HARTS") or 1) if harts is None else harts
     try:
         size = model.resolve_size(size)
         model.generate_inputs(size)  # a generator that cannot make them fails here, once
+        layout.check_harts(board, runtime, harts)
     except ModelError as err:
         user_error(err)
     idir = (layout.image_dir(board, model, size, runtime)
-            + softfloat.image_suffix(env["SOFTFLOAT"]) + _toolchain_suffix(env))
+            + softfloat.image_suffix(env["SOFTFLOAT"]) + _toolchain_suffix(env)
+            + layout.harts_suffix(harts))
     libs: list = []
     if runtime == "none":
         objects = _plain_c_objects(benv, model, size, idir)
     else:
         libs = iree_runtime(env, board)
-        objects = [*_iree_objects(benv, model, size, idir, libs), *libs]
+        objects = [*_iree_objects(benv, model, size, idir, libs, harts), *libs]
     # The soft-float objects define __addsf3 & co. before libgcc is searched.
     objects += env.SoftFloatObjects(benv)
     elf, map_file = benv.Program(f"{idir}/image.elf", [*objects, *benv["BSP_OBJECTS"]],
@@ -236,10 +242,11 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str)
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
     flags = list(benv["IREE_FLAGS"]) if runtime == "iree" else []
     return Image(board, model, size, runtime, idir, benv, elf, map_file, hex_file, dis,
-                 iree_flags=flags, runtime_libs=list(libs))
+                 iree_flags=flags, runtime_libs=list(libs), harts=harts)
 
 
-def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs) -> list:
+def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
+                  harts: int) -> list:
     try:
         renv = _runtime_compile_env(benv)
     except FetchError as err:
@@ -262,10 +269,10 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs)
         [kernel_h, renv.Value(f"{module} {model.function} {benv['REPEAT']} "
                               f"{layout.inputs_digest(model, size)}")],
         short_action(_model_data), MODEL_SPEC=model, MODEL_SIZE=size, MODULE_NAME=module)
-    renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)])
+    renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[("RUNNER_HARTS", harts)])
     objects = []
     for name, src in (("model_module", module_c), ("model_data", data_c),
-                      ("runner", str(RUNNER_SOURCE))):
+                      ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE))):
         oenv = _control_program_env(renv, benv) if name == "model_module" else renv
         obj = oenv.Object(f"{idir}/{name}.o", src)
         renv.Depends(obj, [runtime_libs, module_h, kernel_h])

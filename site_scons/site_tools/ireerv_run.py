@@ -168,6 +168,9 @@ def _report(env, image, verdict) -> None:
     if parsed and parsed.startup_cycles is not None:
         calls = ", ".join(f"{c:,}" for c in parsed.call_cycles) or "none finished"
         print(f"cycles: start-up {parsed.startup_cycles:,}; calls {calls}")
+    if parsed and parsed.workgroups:
+        print(f"harts: {image.harts}; workgroups per dispatch: {' '.join(parsed.workgroups)}; "
+              f"cycles per hart on its shares: {', '.join(f'{c:,}' for c in parsed.hart_cycles)}")
     if verdict.worst and (image.model.onnx or not verdict.passed):
         print(f"worst element: {verdict.worst}")
     if not verdict.passed:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from ireerv.boards import Board
-from ireerv.image.models import Model
+from ireerv.image.models import Model, ModelError
 from ireerv.paths import BUILD
 
 
@@ -16,6 +16,19 @@ def image_dir(board: Board, model: Model, size: int | None, runtime: str) -> str
     if runtime == "none":
         variant += "-c"
     return f"{BUILD}/{board.build_name}/{variant}"
+
+
+def check_harts(board: Board, runtime: str, harts: int) -> None:
+    """HARTS is 1 .. the board's hart count, and more than 1 only for the IREE runtime."""
+    if not 1 <= harts <= board.harts:
+        raise ModelError(f"HARTS must be 1 to {board.harts} on board {board.name!r}, not {harts}")
+    if harts > 1 and runtime != "iree":
+        raise ModelError(f"HARTS={harts} needs RUNTIME=iree: the plain C version runs on one hart")
+
+
+def harts_suffix(harts: int) -> str:
+    """Image folders of more than one hart carry the count: -h4."""
+    return f"-h{harts}" if harts > 1 else ""
 
 
 def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:

@@ -192,6 +192,8 @@ class RunnerOutput:
     input_cycles: int | None = None
     call_cycles: list[int] = field(default_factory=list)
     status: str | None = None
+    workgroups: list[str] = field(default_factory=list)  # per dispatch of the last call: "8x1x1"
+    hart_cycles: list[int] = field(default_factory=list)  # per hart: cycles on its shares
 
     @property
     def ok(self) -> bool:
@@ -200,6 +202,8 @@ class RunnerOutput:
 
 _OUTPUT_LINE = re.compile(r"OUTPUT (\d+) ([a-z]+)(\d+) (scalar|\d+(?:x\d+)*):(.*)\Z")
 _CYCLES_LINE = re.compile(r"CYCLES (startup|inputs|call \d+) (\d+)\Z")
+_WORKGROUPS_LINE = re.compile(r"WORKGROUPS((?: \d+x\d+x\d+)*)\Z")
+_HART_CYCLES_LINE = re.compile(r"HART_CYCLES((?: \d+)+)\Z")
 
 
 def _output_dtype(kind: str, bits: int) -> tuple[np.dtype, bool]:
@@ -244,6 +248,10 @@ def parse_runner_output(text: str) -> RunnerOutput:
                 result.input_cycles = count
             else:
                 result.call_cycles.append(count)
+        elif match := _WORKGROUPS_LINE.match(line):
+            result.workgroups = match.group(1).split()
+        elif match := _HART_CYCLES_LINE.match(line):
+            result.hart_cycles = [int(c) for c in match.group(1).split()]
         elif line.startswith("STATUS "):
             result.status = line[len("STATUS ") :]
     return result

@@ -5,6 +5,9 @@ failed run (it then says what failed); read by the bench.
 
     {"schema": "ireerv-run/1",
      "model": str, "board": str, "size": int | null, "runtime": "iree" | "none",
+     "harts": int (harts sharing each dispatch; 1 when absent),
+     "workgroups": [str] (per dispatch of the last call, "8x1x1"; only with harts > 1),
+     "hart_cycles": [int] (per hart, cycles on its shares of the last call; harts > 1),
      "passed": bool, "problems": [str],
      "reason": "passed" | "failed" | "timeout" | "cycle-limit" | "crash", "detail": str,
      "seconds": float,
@@ -46,6 +49,9 @@ class RunRecord:
     input_cycles: int | None = None
     call_cycles: list[int] = field(default_factory=list)
     worst: str = ""  # each output's element farthest from the reference
+    harts: int = 1  # harts sharing each dispatch (HARTS)
+    workgroups: list[str] = field(default_factory=list)
+    hart_cycles: list[int] = field(default_factory=list)
 
     @classmethod
     def of(cls, image: Any, verdict: Verdict, result: RunResult) -> RunRecord:
@@ -56,7 +62,8 @@ class RunRecord:
                    detail=result.detail, seconds=round(result.seconds, 3),
                    problems=list(verdict.problems), startup_cycles=parsed.startup_cycles,
                    input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles),
-                   worst=verdict.worst)
+                   worst=verdict.worst, harts=getattr(image, "harts", 1),
+                   workgroups=list(parsed.workgroups), hart_cycles=list(parsed.hart_cycles))
 
     def to_json(self) -> dict[str, Any]:
         return {"schema": SCHEMA, **asdict(self)}

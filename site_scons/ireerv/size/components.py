@@ -2,7 +2,8 @@
 
 Object names come from the image build: the kernel and the control program
 are the files iree-compile's outputs compile to, the BSP lives under
-build/<board>/bsp/, and the runner and model data are the application.
+build/<board>/bsp/, and the runner (with its parallel dispatcher) and model
+data are the application.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def rules() -> list[ComponentRule]:
             kernel=KERNEL_OBJECT,
             control=CONTROL_OBJECT,
             bsp=("*/bsp/*",),
-            app=("*/runner.o", "*/model_data.o", "*/plain.o"),
+            app=("*/runner.o", "*/parallel.o", "*/model_data.o", "*/plain.o"),
         ),
         # The SOFTFLOAT routines built here (RVfplib, fmaf); libgcc's have their own rule.
         ComponentRule("soft-float", path=(f"*/{SOFT_FLOAT_DIR}/*",)),

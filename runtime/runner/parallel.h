@@ -1,0 +1,32 @@
+// Parallel dispatch: the workgroups of each dispatch shared out over
+// RUNNER_HARTS harts (parallel.c).  With RUNNER_HARTS 1 (the default) nothing
+// changes: every workgroup runs on hart 0 in IREE's own loop.
+
+#ifndef IREERV_PARALLEL_H_
+#define IREERV_PARALLEL_H_
+
+#include "iree/base/api.h"
+
+#if !defined(RUNNER_HARTS)
+#define RUNNER_HARTS 1
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Wakes harts 1 .. RUNNER_HARTS-1 and installs the dispatch hook (hart 0,
+// once, before the first dispatch); a no-op for one hart.
+iree_status_t runner_harts_start(void);
+
+// Prints "WORKGROUPS <x>x<y>x<z> ..." for the dispatches since the last
+// call to runner_harts_reset_counts(), in order, and "HART_CYCLES <c0> ..."
+// the cycles each hart spent on its shares of them (nothing for one hart).
+void runner_harts_reset_counts(void);
+void runner_harts_print_counts(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // IREERV_PARALLEL_H_

@@ -1,0 +1,91 @@
+"""HARTS: its checks, the runner's WORKGROUPS/HART_CYCLES lines, the run record and the
+harts table of the bench (no simulator: runs are in test_images.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ireerv.bench import harts
+from ireerv.bench.plan import PlanError
+from ireerv.boards import load_board
+from ireerv.image import layout, runner_data
+from ireerv.image.models import ModelError
+from ireerv.run.record import RunRecord
+
+OUTPUT = """CYCLES startup 64000
+CYCLES call 0 355000
+CYCLES call 1 354000
+WORKGROUPS 4x1x1 1x1x1
+HART_CYCLES 248000 314000 317000 320000
+OUTPUT 0 i32 2: 1 2
+STATUS OK
+"""
+
+
+def test_runner_lines_parse() -> None:
+    parsed = runner_data.parse_runner_output(OUTPUT)
+    assert parsed.workgroups == ["4x1x1", "1x1x1"]
+    assert parsed.hart_cycles == [248000, 314000, 317000, 320000]
+    assert parsed.call_cycles == [355000, 354000] and parsed.ok
+    one = runner_data.parse_runner_output("CYCLES call 0 5\nSTATUS OK\n")
+    assert one.workgroups == [] and one.hart_cycles == []
+
+
+@pytest.mark.parametrize(("harts", "runtime", "message"), [
+    (0, "iree", "HARTS must be 1 to 4 on board 'cluster4', not 0"),
+    (5, "iree", "HARTS must be 1 to 4 on board 'cluster4', not 5"),
+    (2, "none", "HARTS=2 needs RUNTIME=iree: the plain C version runs on one hart"),
+])
+def test_bad_harts_are_one_clear_error(harts: int, runtime: str, message: str) -> None:
+    with pytest.raises(ModelError) as err:
+        layout.check_harts(load_board("cluster4"), runtime, harts)
+    assert str(err.value) == message
+
+
+def test_images_of_several_harts_build_apart() -> None:
+    layout.check_harts(load_board("qemu-virt"), "iree", 4)
+    assert layout.harts_suffix(1) == "" and layout.harts_suffix(4) == "-h4"
+
+
+def _record(size: int, harts_: int, cycles: int, passed: bool = True) -> dict:
+    return {"schema": "ireerv-run/1", "model": "matmul", "board": "cluster4", "size": size,
+            "runtime": "iree", "passed": passed, "reason": "passed" if passed else "failed",
+            "detail": "", "seconds": 1.0, "call_cycles": [cycles + 600, cycles],
+            "harts": harts_, "workgroups": ["4x1x1"] if harts_ > 1 else [],
+            "hart_cycles": [cycles // 2] * harts_ if harts_ > 1 else []}
+
+
+def test_run_record_keeps_the_hart_count() -> None:
+    record = RunRecord.from_json(_record(16, 4, 354000))
+    assert record.harts == 4 and record.workgroups == ["4x1x1"]
+    old = {k: v for k, v in _record(16, 1, 1).items()
+           if k not in ("harts", "workgroups", "hart_cycles")}
+    assert RunRecord.from_json(old).harts == 1  # records written before HARTS
+
+
+def test_harts_table(tmp_path: Path) -> None:
+    plan = harts.HartsPlan(model="matmul", board="cluster4", sizes=(16, 32), harts=(1, 2, 4))
+    records = [_record(16, 1, 420000), _record(16, 2, 400000), _record(16, 4, 350000),
+               _record(32, 1, 3200000), _record(32, 4, 2600000, passed=False)]
+    table = harts.collect(records, plan)
+    row16, row32 = table["rows"]
+    assert row16["cells"]["4"]["speedup"] == 1.2 and row16["cells"]["1"]["speedup"] == 1.0
+    assert row32["cells"]["2"]["cycles"] is None  # no run: shown, not a crash
+    assert row32["cells"]["4"]["passed"] is False and row32["cells"]["4"]["speedup"] is None
+    harts.write(table, tmp_path)
+    assert json.loads((tmp_path / "harts.json").read_text())["schema"] == harts.SCHEMA
+    text = (tmp_path / "harts.md").read_text()
+    assert "| 16×16 | 420,000 | 400,000 | 350,000 | 1.05× | 1.20× | 4x1x1 |" in text
+    assert "| 32×32 | 3,200,000 | — | FAILED | — | — |" in text
+
+
+def test_harts_plan(tmp_path: Path) -> None:
+    plan = harts.load_harts_plan()
+    assert plan.harts[0] == 1 and plan.board == "cluster4" and 64 in plan.sizes
+    bad = tmp_path / "plan.toml"
+    bad.write_text('[harts]\nmodel = "matmul"\nboard = "cluster4"\nsizes = [4]\nharts = [2]\n')
+    with pytest.raises(PlanError, match="harts must start with 1"):
+        harts.load_harts_plan(bad)
