@@ -119,6 +119,11 @@ def list_models() -> list[str]:
     return sorted(p.parent.name for p in MODELS_DIR.glob("*/model.toml"))
 
 
+def mlir_models() -> list[str]:
+    """The models written in MLIR (not imported from a framework's file)."""
+    return [name for name in list_models() if (MODELS_DIR / name / "model.mlir").is_file()]
+
+
 _FUNC_RE = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.]+)\s*\(([^)]*)\)", re.S)
 _TENSOR_RE = re.compile(r"tensor<([^>]*)>")
 
