@@ -133,9 +133,11 @@ def test_model_folder_and_typo(tmp_path: Path) -> None:
     folder = tmp_path / "net"
     float_net(folder / "model.tflite")
     (folder / "model.toml").write_text(
-        'tolerance = 1e-6\n[[inputs]]\ngenerator = { kind = "randint", low = -2, high = 3 }\n')
+        'tolerance = 1e-6\nplacement = "large"\n'
+        '[[inputs]]\ngenerator = { kind = "randint", low = -2, high = 3 }\n')
     model = load_model(str(folder))
     assert (model.name, model.tolerance, model.inputs[0].generator["low"]) == ("net", 1e-6, -2)
+    assert model.placement == "large"
     (folder / "model.toml").write_text("tolerence = 0.1\n")
     with pytest.raises(ModelError, match="key 'tolerence': unknown key; did you mean"):
         load_model(str(folder))

@@ -7,6 +7,7 @@ The entry's inputs and outputs come from the file (the flatbuffer schema); a
     description = "..."
     tolerance = 1e-4           # absolute tolerance of f32 outputs
     rtol = 1e-3                # relative tolerance of f32 outputs
+    placement = "large"        # the board placement it needs (data beyond a scratchpad)
     [tflite]                   # the file, from a pinned input (instead of model.tflite)
     input = "mlperf-tiny"
     path = "benchmark/.../kws_ref_model.tflite"
@@ -24,12 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, _generator, _Place
+from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, _generator, _Place, placement
 from ireerv.image.models import InputSpec, Model, ModelError
 from ireerv.image.onnx_models import DEFAULT_ATOL, DEFAULT_RTOL, _tolerance, imported_mlir
 from ireerv.image.tflite_reader import Tensor, TfliteError, read
 
-TOP_KEYS = ("description", "tolerance", "rtol", "tflite", "inputs")
+TOP_KEYS = ("description", "tolerance", "rtol", "tflite", "placement", "inputs")
 SOURCE_KEYS = ("input", "path")
 INPUT_KEYS = ("generator",)
 FUNCTION = "main"
@@ -100,7 +101,8 @@ def _settings(toml: Path, data: dict[str, Any]) -> dict[str, Any]:
         raise top.error("description", f"must be a string, not {description!r}")
     return {"inputs": given, "description": description,
             "tolerance": _tolerance(top, data, "tolerance", DEFAULT_ATOL),
-            "rtol": _tolerance(top, data, "rtol", DEFAULT_RTOL)}
+            "rtol": _tolerance(top, data, "rtol", DEFAULT_RTOL),
+            "placement": placement(top, data)}
 
 
 def _default_generator(tensor: Tensor, index: int) -> dict[str, Any]:
@@ -148,7 +150,8 @@ def load_tflite(path: Path) -> Model:
     return Model(name=name, mlir=imported_mlir(name), function=FUNCTION, inputs=tuple(specs),
                  tolerance=settings["tolerance"], rtol=settings["rtol"],
                  description=settings["description"],
-                 tflite=TfliteSource(file, inputs, outputs), vm_module="module")
+                 tflite=TfliteSource(file, inputs, outputs), vm_module="module",
+                 placement=settings["placement"])
 
 
 def import_model(tflite_file: Path, mlir: Path) -> None:
