@@ -286,3 +286,11 @@ def test_mlperf_tiny_runs_on_qemu(tree: Path, fetcher: Fetcher, name: str) -> No
     require_input(fetcher, "mlperf-tiny")
     out = scons(tree, "run", f"MODEL={name}", "BOARD=qemu-virt").stdout
     assert "match LiteRT" in out and "PASS:" in out, out[-2000:]
+
+
+@pytest.mark.upstream
+def test_mlperf_tiny_kws_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+    for name in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, name)
+    out = scons(tree, "run", "MODEL=kws", "BOARD=cluster4", "REPEAT=1").stdout
+    assert "PASS: 12 output elements match LiteRT" in out, out[-2000:]
