@@ -48,7 +48,7 @@ def test_cluster4() -> None:
         "console": 0x10000000, "exit": 0x20000004, "cycles": None, "ticks": 0x15001004,
         "wake": 0x15002000}
     assert b.devices["wake"].params == {"irq": 30}
-    assert (b.simulator.kind, b.simulator.maxcycles) == ("verilator-cluster", 200_000_000)
+    assert (b.simulator.kind, b.simulator.maxcycles) == ("verilator-cluster", 400_000_000)
     assert b.iree_compile_flags() == [
         "--iree-llvmcpu-target-triple=riscv32-unknown-elf",
         "--iree-llvmcpu-target-cpu=sifive-e20",
@@ -58,8 +58,8 @@ def test_cluster4() -> None:
         "--iree-codegen-transform-dialect-library=bsp/common/iree-tiles.mlir",
     ]
     names = [s.name for s in b.bsp_sources()]
-    assert names == ["cycles.c", "harts.c", "start.S", "string.c", "syscalls.c", "trap.c",
-                     "board.c"]
+    assert names == ["cycles.c", "fminmax.c", "harts.c", "start.S", "string.c", "syscalls.c",
+                     "trap.c", "board.c"]
     assert b.sources == (BSP_DIR / "cluster4" / "board.c",)
     with pytest.raises(boards.BoardError, match="no memory region 'dram'"):
         b.region("dram")
@@ -151,7 +151,7 @@ def edited(text: str, old: str, new: str) -> str:
          "source 'nothere.c' not found"),
         ("cluster4", 'kind = "verilator-cluster"', 'kind = "spice"',
          r"\[simulator\]: kind must be"),
-        ("cluster4", "maxcycles = 200000000\n", "", r"\[simulator\]: maxcycles must be"),
+        ("cluster4", "maxcycles = 400000000\n", "", r"\[simulator\]: maxcycles must be"),
         ("cluster4", 'features = "+m,+c,+relax"', "", r"\[iree\]: missing 'features'"),
         ("cluster4", "index_bits = 32", "index_bits = 16", "index_bits must be 32 or 64"),
         ("cluster4", 'march = "rv32imc_zicsr_zifencei"', 'march = "rv64gc"',

@@ -567,6 +567,27 @@ def test_git_exclude_leaves_paths_out(tmp_path: Path, isolated_env: Path) -> Non
     assert leftovers(cache_root) == []
 
 
+def test_git_include_fetches_only_those_paths(tmp_path: Path, isolated_env: Path) -> None:
+    """An input that names its paths gets those alone: files or folders, nested."""
+    isolated_env.write_text(isolated_env.read_text() + "[uploadpack]\n\tallowFilter = true\n")
+    up = make_repo(tmp_path / "up" / "models.git")
+    head = commit(up, {"README": "r\n", "a/models/one.bin": "1" * 5000, "a/models/two.bin": "2\n",
+                       "a/code.py": "x = 1\n", "b/big.bin": "b" * 10000})
+    blob = git(up, "rev-parse", "HEAD:b/big.bin")  # a mirror without it still serves the rest
+    (up / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    table = {"kind": "git", "url": up.as_uri(), "commit": head}
+    lock = write_lock(tmp_path, {"m": {**table, "include": ["a/models/one.bin", "a/code.py"]}})
+    cache_root = tmp_path / "cache"
+    tree = fetcher(lock, cache_root).path("m")
+    assert tree_files(tree) == {"a": "dir", "a/models": "dir", "a/models/one.bin": "0o644",
+                                "a/code.py": "0o644"}
+    typo = write_lock(tmp_path, {"m": {**table, "include": ["a/models/three.bin"]}})
+    with pytest.raises(FetchError, match=r"'include' names 'a/models/three.bin', but commit "
+                                         r"\w+ has no such path"):
+        fetcher(typo, cache_root).path("m")
+    assert leftovers(cache_root) == []
+
+
 # --- Debian packages and wheels ------------------------------------------------
 
 

@@ -36,7 +36,7 @@ def compiler(fetcher: Fetcher, lock) -> Path:
     return path
 
 
-@pytest.mark.parametrize("name", models.list_models())
+@pytest.mark.parametrize("name", models.mlir_models())
 def test_every_model_compiles_deterministically(compiler: Path, tmp_path: Path,
                                                 name: str) -> None:
     model = models.load_model(name)
@@ -77,7 +77,7 @@ def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.upstream
 @pytest.mark.parametrize("board", boards.list_boards())
 def test_every_model_builds(tree: Path, board: str) -> None:
-    for name in models.list_models():
+    for name in models.mlir_models():
         out = scons(tree, "image", f"MODEL={name}", f"BOARD={board}").stdout
         assert "bytes code + initialised data" in out or "is up to date" in out
 
@@ -93,7 +93,7 @@ def test_lean_matmul_image_is_small(tree: Path) -> None:
 
 @needs_qemu
 @pytest.mark.upstream
-@pytest.mark.parametrize("name", models.list_models())
+@pytest.mark.parametrize("name", models.mlir_models())
 def test_every_model_matches_reference_on_qemu(tree: Path, name: str) -> None:
     out = scons(tree, "run", f"MODEL={name}", "BOARD=qemu-virt").stdout
     assert "PASS:" in out and "bit for bit" in out

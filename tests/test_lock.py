@@ -121,6 +121,13 @@ BROKEN = [
     (f'commit = "{C2}"', f'commit = "{C2}"\nexclude = ["t", "t"]', r"lists a path twice"),
     (f'commit = "{C1}"', f'commit = "{C1}"\nexclude = ["deps"]', r"holds the submodule 'deps/sub'"),
     ('strip = 1', 'strip = 1\nexclude = ["t"]', r"\[inputs.cc\] field 'exclude': unknown field"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\ninclude = []', r"'include': must be a non-empty"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\ninclude = ["a/*.bin"]', r"'a/\*.bin' is not a path"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\ninclude = ["../x"]', r"may not contain '\.\.'"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\ninclude = ["a", "a"]', r"lists a path twice"),
+    (f'commit = "{C2}"', f'commit = "{C2}"\ninclude = ["a"]\nexclude = ["b"]',
+     r"'include': cannot be combined"),
+    (f'commit = "{C1}"', f'commit = "{C1}"\ninclude = ["a"]', r"'include': cannot be combined"),
     ("schema = 1", "schema = = 1", r"not valid TOML"),
 ]
 

@@ -11,7 +11,7 @@ from ireerv.image import models
 
 
 def test_every_model_loads_and_generates_inputs() -> None:
-    names = models.list_models()
+    names = models.mlir_models()
     assert {"matmul", "mlp", "qmatmul", "elementwise"} <= set(names)
     for name in names:
         model = models.load_model(name)

@@ -254,6 +254,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     if model.onnx:
         mlir = renv.OnnxImport(model)[0]
+    elif model.tflite:
+        mlir = renv.TfliteImport(model)[0]
     elif model.importer_mlir:
         mlir = renv.MlirLower(model)[0]
     else:
@@ -315,6 +317,7 @@ def generate(env) -> None:
         emitter=_iree_compile_emitter)})
     env.Tool("ireerv_onnx")  # imported models
     env.Tool("ireerv_mlir_import")  # importers' MLIR
+    env.Tool("ireerv_tflite")  # TFLite models
     env.AddMethod(model_image, "ModelImage")
     env.AddMethod(iree_runtime, "IreeRuntime")
     env.AddMethod(_iree_compile_path, "IreeCompilePath")

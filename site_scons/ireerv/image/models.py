@@ -21,6 +21,7 @@ from ireerv.paths import PROJECT_ROOT
 
 if TYPE_CHECKING:
     from ireerv.image.onnx_import import OnnxSource
+    from ireerv.image.tflite_models import TfliteSource
 
 MODELS_DIR = PROJECT_ROOT / "models"
 
@@ -87,6 +88,7 @@ class Model:
     # `mlir`, whose entry `function` is `importer_function` renamed to a C identifier.
     importer_mlir: Path | None = None
     importer_function: str = ""
+    tflite: TfliteSource | None = None  # imported from TFLite: the file, also the reference
 
     @property
     def is_dynamic(self) -> bool:
@@ -115,6 +117,11 @@ class Model:
 
 def list_models() -> list[str]:
     return sorted(p.parent.name for p in MODELS_DIR.glob("*/model.toml"))
+
+
+def mlir_models() -> list[str]:
+    """The models written in MLIR (not imported from a framework's file)."""
+    return [name for name in list_models() if (MODELS_DIR / name / "model.mlir").is_file()]
 
 
 _FUNC_RE = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.]+)\s*\(([^)]*)\)", re.S)
@@ -235,6 +242,10 @@ def load_model(spec: str) -> Model:
         from ireerv.image.onnx_models import load_onnx  # only ONNX models need `onnx`
 
         return load_onnx(folder.resolve())
+    from ireerv.image.tflite_models import has_tflite, load_tflite
+
+    if folder.suffix == ".tflite" or (folder.is_dir() and has_tflite(folder)):
+        return load_tflite(folder.resolve())
     if (MODELS_DIR / spec / "model.toml").is_file():
         return _load_folder(MODELS_DIR / spec)
     path = Path(spec)
@@ -250,5 +261,5 @@ def load_model(spec: str) -> Model:
         return _load_folder(path.resolve())
     raise ModelError(
         f"unknown model {spec!r}; models: {', '.join(list_models())} "
-        "(or a path to a model folder, an .onnx file or a static-shape .mlir)"
+        "(or a path to a model folder, an .onnx or .tflite file or a static-shape .mlir)"
     )

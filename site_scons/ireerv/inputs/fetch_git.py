@@ -49,7 +49,7 @@ def git_tree(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
         _git(fetcher, inp, tmp, "init", "-q")
         fetch = ["fetch", "--depth", "1", "--no-tags"]
         source = inp.url
-        if inp.exclude:
+        if inp.exclude or inp.include:
             # A blobless fetch: the checkout then fetches only the blobs it writes, so
             # excluded paths are never downloaded (a mirror may even lack them). The
             # lazy fetch needs a named remote.
@@ -73,6 +73,9 @@ def git_tree(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
             # No trailing '/': a pattern then leaves out a file as well as a directory.
             patterns = ["/*", *(f"!/{path}" for path in inp.exclude)]
             _git(fetcher, inp, tmp, "sparse-checkout", "set", "--no-cone", *patterns)
+        if inp.include:
+            patterns = [f"/{path.strip('/')}" for path in inp.include]
+            _git(fetcher, inp, tmp, "sparse-checkout", "set", "--no-cone", *patterns)
         _git(fetcher, inp, tmp, "checkout", "-q", "--detach", "FETCH_HEAD^{commit}")
         head = _git(fetcher, inp, tmp, "rev-parse", "HEAD")
     except SourceError as e:
@@ -87,6 +90,7 @@ def git_tree(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
             f"'commit' in {fetcher.lock.path}."
         )
     _check_excluded(fetcher, inp, tmp)
+    _check_included(fetcher, inp, tmp)
     _fill_submodules(fetcher, inp, tmp)
     cache.remove_tree(tmp / ".git")
 
@@ -106,6 +110,15 @@ def _check_excluded(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
             )
         if (tmp / path).exists() or (tmp / path).is_symlink():
             raise FetchError(f"input '{inp.name}': the excluded '{path}' was checked out")
+
+
+def _check_included(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
+    for path in inp.include:
+        if not (tmp / path.strip("/")).exists():
+            raise FetchError(
+                f"input '{inp.name}': 'include' names '{path}', but commit {inp.commit} has "
+                f"no such path; fix 'include' in [inputs.{inp.name}] of {fetcher.lock.path}"
+            )
 
 
 def _fill_submodules(fetcher: Fetcher, inp: Input, tmp: Path) -> None:

@@ -25,10 +25,11 @@ _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 # Characters with a meaning in sparse-checkout patterns, and path separators.
 _EXCLUDE_BAD = re.compile(r"[/\\*?\[\]!#\s]")
+_INCLUDE_BAD = re.compile(r"[\\*?\[\]!#\s]")
 
 # kind -> (required fields, optional fields)
 _FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "git": (("url", "commit"), ("tag", "submodules", "exclude", "patches")),
+    "git": (("url", "commit"), ("tag", "submodules", "exclude", "include", "patches")),
     "archive": (("url", "sha256"), ("strip", "patches")),
     "deb": (("package", "version", "sha256"), ("patches",)),
     "wheel": (("package", "version", "files"), ("patches",)),
@@ -57,6 +58,8 @@ class Input:
     submodules: dict[str, str] = field(default_factory=dict)  # path -> input name
     # Top-level paths of a git tree left out of the checkout (never fetched).
     exclude: tuple[str, ...] = ()
+    # Paths of a git tree that are the whole checkout (nothing else is fetched).
+    include: tuple[str, ...] = ()
     patches: tuple[Patch, ...] = ()
     sha256: str | None = None
     strip: int = 0
@@ -75,6 +78,8 @@ class Input:
             pin["submodules"] = dict(self.submodule_keys)
             if self.exclude:  # absent when empty, so older keys stay valid
                 pin["exclude"] = sorted(self.exclude)
+            if self.include:
+                pin["include"] = sorted(self.include)
         elif self.kind == "archive":
             pin["sha256"] = self.sha256
             pin["strip"] = self.strip
@@ -243,7 +248,22 @@ def _git_fields(t: _Table) -> dict[str, Any]:
         submodules[_rel_path(t, "submodules", sub_path)] = sub_name
     return {"commit": t.hex("commit", _COMMIT, "a full 40-hex-digit commit id"),
             "tag": t.string("tag", required=False), "submodules": submodules,
-            "exclude": _exclude(t, submodules)}
+            "exclude": _exclude(t, submodules), "include": _include(t, submodules)}
+
+
+def _include(table: _Table, submodules: dict[str, str]) -> tuple[str, ...]:
+    value = table.data.get("include", [])
+    if not isinstance(value, list) or not value and "include" in table.data:
+        raise table.error("include", "must be a non-empty list of paths in the tree")
+    if value and (submodules or table.data.get("exclude")):
+        raise table.error("include", "cannot be combined with 'submodules' or 'exclude'")
+    for name in value:
+        if not isinstance(name, str) or _INCLUDE_BAD.search(name) or not name.strip("/"):
+            raise table.error("include", f"{name!r} is not a path (no spaces or any of *?[]!#\\)")
+        _rel_path(table, "include", name)
+    if len(set(value)) != len(value):
+        raise table.error("include", "lists a path twice")
+    return tuple(value)
 
 
 def _archive_strip(t: _Table, url_text: str) -> int:

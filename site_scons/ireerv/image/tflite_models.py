@@ -1,0 +1,168 @@
+"""TFLite models as build models: a `.tflite` file, or a folder with `model.tflite` or
+with a `model.toml` whose [tflite] table names a file inside a toolchain.lock input.
+
+The entry's inputs and outputs come from the file (the flatbuffer schema); a
+`model.toml` may add:
+
+    description = "..."
+    tolerance = 1e-4           # absolute tolerance of f32 outputs
+    rtol = 1e-3                # relative tolerance of f32 outputs
+    placement = "large"        # the board placement it needs (data beyond a scratchpad)
+    [tflite]                   # the file, from a pinned input (instead of model.tflite)
+    input = "mlperf-tiny"
+    path = "benchmark/.../kws_ref_model.tflite"
+    [[inputs]]                 # one per input, in order: how its values are made
+    generator = { kind = "randint", low = -128, high = 128, seed = 1 }
+
+Inputs default to seeded integers: over the whole int8 range for a quantised
+input, in [-4, 4] for a float one.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, _generator, _Place, placement
+from ireerv.image.models import InputSpec, Model, ModelError
+from ireerv.image.onnx_models import DEFAULT_ATOL, DEFAULT_RTOL, _tolerance, imported_mlir
+from ireerv.image.tflite_reader import Tensor, TfliteError, read
+
+TOP_KEYS = ("description", "tolerance", "rtol", "tflite", "placement", "inputs")
+SOURCE_KEYS = ("input", "path")
+INPUT_KEYS = ("generator",)
+FUNCTION = "main"
+
+
+@dataclass(frozen=True)
+class TfliteSource:
+    """What an imported model carries from its TFLite file."""
+
+    path: Path
+    inputs: tuple[Tensor, ...]
+    outputs: tuple[Tensor, ...]
+
+
+def has_tflite(folder: Path) -> bool:
+    """Whether a model folder is a TFLite one: model.tflite, or [tflite] in model.toml."""
+    if (folder / "model.tflite").is_file():
+        return True
+    toml = folder / "model.toml"
+    try:
+        return toml.is_file() and "tflite" in tomllib.loads(toml.read_text())
+    except tomllib.TOMLDecodeError:
+        return False
+
+
+def _read_toml(toml: Path) -> dict[str, Any]:
+    if not toml.is_file():
+        return {}
+    try:
+        return tomllib.loads(toml.read_text())
+    except tomllib.TOMLDecodeError as err:
+        raise ModelError(f"{toml}: {err}") from None
+
+
+def _pinned_file(toml: Path, table: Any) -> Path:
+    """The file a [tflite] table names inside a toolchain.lock input (fetched if needed)."""
+    place = _Place(toml, "[tflite]")
+    if not isinstance(table, dict):
+        raise place.error(None, 'must be a table: input = "<toolchain.lock input>", path = "..."')
+    place.check_keys(table, SOURCE_KEYS)
+    name, rel = table.get("input"), table.get("path")
+    if not isinstance(name, str) or not isinstance(rel, str) or not name or not rel:
+        raise place.error(None, "needs input (a toolchain.lock input) and path (a file in it)")
+    from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
+    from ireerv.inputs.lock import LockError, load_lock
+    from ireerv.paths import LOCK_FILE
+
+    try:
+        root = Fetcher(load_lock(LOCK_FILE), FetchConfig.from_env()).path(name)
+    except (FetchError, LockError) as err:
+        raise ModelError(f"{toml}: [tflite] input {name!r}: {err}") from None
+    file = root / rel
+    if not file.is_file():
+        raise place.error("path", f"{rel!r} is not a file of input {name!r}")
+    return file
+
+
+def _settings(toml: Path, data: dict[str, Any]) -> dict[str, Any]:
+    top = _Place(toml, "top level")
+    top.check_keys(data, TOP_KEYS)
+    given = data.get("inputs", [])
+    if not isinstance(given, list) or not all(isinstance(i, dict) for i in given):
+        raise top.error("inputs", "must be an array of tables, written [[inputs]]")
+    for index, item in enumerate(given):
+        _Place(toml, f"[[inputs]] {index}").check_keys(item, INPUT_KEYS)
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise top.error("description", f"must be a string, not {description!r}")
+    return {"inputs": given, "description": description,
+            "tolerance": _tolerance(top, data, "tolerance", DEFAULT_ATOL),
+            "rtol": _tolerance(top, data, "rtol", DEFAULT_RTOL),
+            "placement": placement(top, data)}
+
+
+def _default_generator(tensor: Tensor, index: int) -> dict[str, Any]:
+    if tensor.quantized and tensor.dtype == "i8":
+        return {"kind": "randint", "low": -128, "high": 128, "seed": index + 1}
+    return {"kind": "randint", "seed": index + 1}
+
+
+def _specs(file: Path, toml: Path, graph_inputs: tuple[Tensor, ...],
+           given: list[dict[str, Any]]) -> list[InputSpec]:
+    specs = []
+    for index, tensor in enumerate(graph_inputs):
+        if tensor.dtype not in ELEMENT_TYPES:
+            raise TfliteError(f"{file}: input {tensor.name!r} has element type {tensor.dtype}, "
+                              f"which is not supported (supported: {', '.join(ELEMENT_TYPES)})")
+        gen = given[index].get("generator") if index < len(given) else None
+        gen = _generator(toml, index, gen or _default_generator(tensor, index), tensor.shape,
+                         tensor.dtype)
+        specs.append(InputSpec(tensor.shape, tensor.dtype, gen, str(toml)))
+    if len(given) > len(specs):
+        raise ModelError(f"{toml}: describes {len(given)} inputs, {file.name} has {len(specs)}")
+    return specs
+
+
+def load_tflite(path: Path) -> Model:
+    """The model of a `.tflite` file or of a TFLite model folder."""
+    folder = path if path.is_dir() else None
+    toml = path / "model.toml" if folder else path.with_suffix(".toml")
+    name = path.name if folder else path.stem
+    try:
+        data = _read_toml(toml)
+        if "tflite" in data:
+            file = _pinned_file(toml, data["tflite"])
+        else:
+            file = path / "model.tflite" if folder else path
+        if not file.is_file():
+            raise ModelError(f"TFLite file {file} does not exist")
+        settings = _settings(toml, data)
+        graph = read(file)
+        inputs = tuple(graph.tensors[i] for i in graph.inputs)
+        outputs = tuple(graph.tensors[i] for i in graph.outputs)
+        specs = _specs(file, toml, inputs, settings["inputs"])
+    except SchemaError as err:
+        raise ModelError(str(err)) from None
+    return Model(name=name, mlir=imported_mlir(name), function=FUNCTION, inputs=tuple(specs),
+                 tolerance=settings["tolerance"], rtol=settings["rtol"],
+                 description=settings["description"],
+                 tflite=TfliteSource(file, inputs, outputs), vm_module="module",
+                 placement=settings["placement"])
+
+
+def import_model(tflite_file: Path, mlir: Path) -> None:
+    """Translate the file to TOSA and write it to `mlir` (whole, or not at all)."""
+    from ireerv.image.tflite_tosa import translate
+
+    text = translate(read(tflite_file), FUNCTION)
+    mlir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = mlir.with_name(mlir.name + ".tmp")
+    try:
+        tmp.write_text(text)
+        tmp.replace(mlir)
+    finally:
+        tmp.unlink(missing_ok=True)

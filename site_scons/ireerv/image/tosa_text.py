@@ -1,0 +1,188 @@
+"""Writing TOSA (MLIR text) for the TFLite translator: values, types, constants, rescales.
+
+IREE compiles TOSA input directly; the text written here is the TOSA 1.0 form
+of the pinned compiler (operands for zero points and shapes, `values` on
+constants).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+MLIR_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32", np.dtype(np.int8): "i8",
+              np.dtype(np.int16): "i16", np.dtype(np.int64): "i64", np.dtype(np.uint8): "ui8"}
+F32_MAX = 3.4028234663852886e38
+
+
+def ttype(shape: tuple[int, ...], elem: str) -> str:
+    dims = "x".join(str(d) for d in shape)
+    return f"tensor<{dims}x{elem}>" if shape else f"tensor<{elem}>"
+
+
+def _float(value: float) -> str:
+    return f"{float(np.float32(value)):.9e}"
+
+
+def quantize_multiplier(real: float) -> tuple[int, int]:
+    """TFLite's QuantizeMultiplier: real = multiplier * 2^(exponent - 31), multiplier in
+    [2^30, 2^31); returns (multiplier, exponent)."""
+    if real == 0:
+        return 0, 0
+    frac, exponent = math.frexp(real)
+    fixed = round(frac * (1 << 31))
+    if fixed == 1 << 31:
+        fixed //= 2
+        exponent += 1
+    if exponent < -31:  # as TFLite: too small to represent, the product is 0
+        return 0, 0
+    if exponent > 30:
+        raise ValueError(f"requantisation scale {real:g} is too large for 32 bits")
+    return fixed, exponent
+
+
+def round_half_away(value: float) -> int:
+    """TfLiteRound: halves away from zero."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
+class Writer:
+    """One function body: numbered SSA values and the lines that define them."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self._count = 0
+        self._splats: dict[tuple[str, str], str] = {}  # constants written, by value
+        self._types: dict[str, str] = {}  # the type of each constant
+
+    def fresh(self) -> str:
+        self._count += 1
+        return f"%v{self._count}"
+
+    def op(self, text: str, operands: list[str], types: list[str], result: str,
+           attrs: str = "") -> str:
+        """`%r = tosa.<text> operands {attrs} : (types) -> result`; returns %r."""
+        name = self.fresh()
+        attr = f" {{{attrs}}}" if attrs else ""
+        self.lines.append(f"    {name} = tosa.{text} {', '.join(operands)}{attr} : "
+                          f"({', '.join(types)}) -> {result}")
+        return name
+
+    def const(self, array: np.ndarray) -> str:
+        """A tosa.const of `array` (splats shared, others as raw little-endian hex)."""
+        array = np.ascontiguousarray(array)
+        elem = MLIR_TYPES[array.dtype]
+        shape = tuple(array.shape)
+        flat = array.reshape(-1)
+        if flat.size and (flat == flat[0]).all():
+            item = _float(flat[0]) if elem == "f32" else str(int(flat[0]))
+            value = f"dense<{item}>"
+        else:
+            value = f'dense<"0x{array.astype(array.dtype.newbyteorder("<")).tobytes().hex()}">'
+        key = (value, ttype(shape, elem))
+        if key in self._splats:
+            return self._splats[key]
+        name = self.fresh()
+        self._types[name] = key[1]
+        self.lines.append(f'    {name} = "tosa.const"() {{values = {value} : {key[1]}}} : () -> '
+                          f"{key[1]}")
+        self._splats[key] = name
+        return name
+
+    def scalar(self, value: float | int, elem: str) -> str:
+        """A one-element tensor (zero points, shifts)."""
+        dtype = {"f32": np.float32, "i32": np.int32, "i8": np.int8, "i16": np.int16}[elem]
+        return self.const(np.array([value], dtype=dtype))
+
+    def shape(self, shape: tuple[int, ...]) -> str:
+        name = self.fresh()
+        dims = ", ".join(str(d) for d in shape)
+        self.lines.append(f"    {name} = tosa.const_shape {{values = dense<[{dims}]> : "
+                          f"tensor<{len(shape)}xindex>}} : () -> !tosa.shape<{len(shape)}>")
+        return name
+
+    def reshape(self, value: str, src: str, shape: tuple[int, ...], elem: str) -> str:
+        target = self.shape(shape)
+        return self.op("reshape", [value, target], [src, f"!tosa.shape<{len(shape)}>"],
+                       ttype(shape, elem))
+
+    def clamp(self, value: str, typ: str, low: float, high: float, elem: str) -> str:
+        if elem == "i32":  # no int32 tosa.clamp in TOSA's integer profile: min and max
+            rank = typ.count("x")
+            low_c, high_c = (self._per_channel([v], rank, np.int32) for v in (low, high))
+            value = self.op("maximum", [value, low_c], [typ, self._type_of(low_c)], typ)
+            return self.op("minimum", [value, high_c], [typ, self._type_of(high_c)], typ)
+        if elem == "f32":
+            attrs = f"min_val = {_float(low)} : f32, max_val = {_float(high)} : f32"
+        else:
+            attrs = f"min_val = {int(low)} : {elem}, max_val = {int(high)} : {elem}"
+        return self.op("clamp", [value], [typ], typ, attrs)
+
+    def _per_channel(self, values: list[int], rank: int, dtype) -> str:
+        """Constants broadcast along the last axis (one per channel, or one for all)."""
+        return self.const(np.array(values, dtype=dtype).reshape((1,) * (rank - 1) + (-1,)))
+
+    def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
+                 pre_shift: int = 0) -> str:
+        """TFLite's MultiplyByQuantizedMultiplier on int32 (its double rounding), per channel
+        of the last axis when several: x * 2^left, then the doubling high multiply rounded
+        half up (a 32-bit tosa.rescale by 2^-31, integer code), then a right shift rounded
+        half away from zero.  TOSA's DOUBLE_ROUND would say this in one op, but IREE
+        refuses it."""
+        pairs = [quantize_multiplier(r) for r in reals]
+        rank, typ = len(shape), ttype(shape, "i32")
+        left = [max(e, 0) + pre_shift for _, e in pairs]
+        right = [max(-e, 0) for _, e in pairs]
+        one = self._per_channel([0], rank, np.int32)
+        if any(left):
+            factor = self._per_channel([1 << n for n in left], rank, np.int32)
+            value = self.op("mul", [value, factor, self.scalar(0, "i8")],
+                            [typ, self._type_of(factor), ttype((1,), "i8")], typ)
+        n = len(pairs)
+        mult = self.const(np.array([m for m, _ in pairs], dtype=np.int32))
+        shift = self.const(np.full(n, 31, dtype=np.int8))
+        zero = self.scalar(0, "i32")
+        value = self.op("rescale", [value, mult, shift, zero, zero],
+                        [typ, ttype((n,), "i32"), ttype((n,), "i8"), ttype((1,), "i32"),
+                         ttype((1,), "i32")], typ,
+                        f"scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = "
+                        f"{'true' if n > 1 else 'false'}, input_unsigned = false, "
+                        "output_unsigned = false")
+        if not any(right):
+            return value
+        amount = self._per_channel(right, rank, np.int32)
+        magnitude = self.op("abs", [value], [typ], typ)
+        rounded = self.op("arithmetic_right_shift", [magnitude, amount],
+                          [typ, self._type_of(amount)], typ, "round = true")
+        negated = self.op("sub", [one, rounded], [self._type_of(one), typ], typ)
+        below = self.op("greater", [one, value], [self._type_of(one), typ], ttype(shape, "i1"))
+        return self.op("select", [below, negated, rounded], [ttype(shape, "i1"), typ, typ], typ)
+
+    def _type_of(self, name: str) -> str:
+        return self._types[name]
+
+    def saturate(self, value: str, shape: tuple[int, ...], zero_point: int, low: int,
+                 high: int) -> str:
+        """int32 + the output zero point, clamped to [low, high], as int8."""
+        typ = ttype(shape, "i32")
+        zp = self._per_channel([zero_point], len(shape), np.int32)
+        value = self.op("add", [value, zp], [typ, self._type_of(zp)], typ)
+        value = self.clamp(value, typ, low, high, "i32")
+        return self.op("cast", [value], [typ], ttype(shape, "i8"))
+
+    def widen(self, value: str, shape: tuple[int, ...], zero_point: int) -> str:
+        """int8 - its zero point, as int32."""
+        typ = ttype(shape, "i32")
+        value = self.op("cast", [value], [ttype(shape, "i8")], typ)
+        zp = self._per_channel([-zero_point], len(shape), np.int32)
+        return self.op("add", [value, zp], [typ, self._type_of(zp)], typ)
+
+
+def module(function: str, args: list[str], results: list[str], body: list[str],
+           returned: list[str]) -> str:
+    """The whole MLIR module of one function."""
+    params = ", ".join(f"%arg{i}: {t}" for i, t in enumerate(args))
+    head = f"  func.func @{function}({params}) -> ({', '.join(results)}) {{"
+    ret = f"    return {', '.join(returned)} : {', '.join(results)}"
+    return "\n".join(["module {", head, *body, ret, "  }", "}", ""])

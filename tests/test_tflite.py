@@ -1,0 +1,296 @@
+"""TFLite models: read with the flatbuffer schema, translated to TOSA, checked by LiteRT.
+
+The models are written here with the schema's builders (tests/tflite_builder.py),
+every operator's result an output of its own, so each is compared with LiteRT
+separately: on the host (iree-compile for the host, IREE's Python runtime) and
+on QEMU.  The MLPerf Tiny networks need the pinned `mlperf-tiny` input.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import require_input
+from scons_helpers import copy_project, scons
+from tflite_builder import Graph, save
+
+from ireerv.image import models, tflite_reader, tflite_tosa
+from ireerv.image.models import ModelError, load_model
+from ireerv.image.tflite_models import has_tflite, import_model
+from ireerv.inputs.fetch import Fetcher, FetchError
+from ireerv.run import check, reference, tflite_reference
+
+pytest.importorskip("ai_edge_litert")
+
+I8, F32, I32 = np.int8, np.float32, np.int32
+
+
+def _rng(seed: int):
+    return np.random.default_rng(seed)
+
+
+def int8_net(path: Path) -> Path:
+    """CONV_2D (SAME, stride 2, RELU, per-channel), DEPTHWISE_CONV_2D (RELU6), ADD,
+    global AVERAGE_POOL_2D, RESHAPE, FULLY_CONNECTED, SOFTMAX: all int8."""
+    g = Graph()
+    x = g.tensor("x", (1, 8, 6, 2), I8, scale=0.5, zero_point=3)
+    cw = g.tensor("cw", (4, 3, 3, 2), I8, _rng(1).integers(-127, 128, 72),
+                  [0.011, 0.007, 0.02, 0.015], [0] * 4)
+    cb = g.tensor("cb", (4,), I32, _rng(2).integers(-300, 300, 4), [0.5 * s for s in
+                                                                   (0.011, 0.007, 0.02, 0.015)],
+                  [0] * 4)
+    c = g.tensor("conv", (1, 4, 3, 4), I8, scale=0.09, zero_point=-128)
+    g.op("CONV_2D", [x, cw, cb], [c], padding="SAME", stride=(2, 2), activation="RELU")
+    dw = g.tensor("dw", (1, 3, 3, 4), I8, _rng(3).integers(-127, 128, 36),
+                  [0.01, 0.02, 0.013, 0.008], [0] * 4, axis=3)
+    db = g.tensor("db", (4,), I32, [10, -20, 30, 5], [0.09 * s for s in
+                                                       (0.01, 0.02, 0.013, 0.008)], [0] * 4)
+    d = g.tensor("depthwise", (1, 4, 3, 4), I8, scale=0.03, zero_point=-128)
+    g.op("DEPTHWISE_CONV_2D", [c, dw, db], [d], padding="SAME", stride=(1, 1), multiplier=1,
+         activation="RELU6")
+    a = g.tensor("add", (1, 4, 3, 4), I8, scale=0.1, zero_point=-100)
+    g.op("ADD", [c, d], [a])
+    p = g.tensor("pool", (1, 1, 1, 4), I8, scale=0.1, zero_point=-100)
+    g.op("AVERAGE_POOL_2D", [a], [p], padding="VALID", stride=(4, 3), filter=(4, 3))
+    shape = g.tensor("shape", (2,), I32, [1, 4])
+    r = g.tensor("flat", (1, 4), I8, scale=0.1, zero_point=-100)
+    g.op("RESHAPE", [p, shape], [r], new_shape=[1, 4])
+    fw = g.tensor("fw", (5, 4), I8, _rng(4).integers(-127, 128, 20), 0.02, 0)
+    fb = g.tensor("fb", (5,), I32, [100, -50, 0, 25, 7], 0.002, 0)
+    f = g.tensor("logits", (1, 5), I8, scale=0.05, zero_point=2)
+    g.op("FULLY_CONNECTED", [r, fw, fb], [f])
+    s = g.tensor("probs", (1, 5), I8, scale=1 / 256, zero_point=-128)
+    g.op("SOFTMAX", [f], [s], beta=1.0)
+    return save(g, path, [x], [c, d, a, p, f, s])
+
+
+def float_net(path: Path) -> Path:
+    """CONV_2D (VALID, stride 2, a row to crop), MAX_POOL_2D, AVERAGE_POOL_2D (SAME),
+    RESHAPE, FULLY_CONNECTED (RELU), SOFTMAX (beta)."""
+    g = Graph()
+    x = g.tensor("x", (1, 7, 7, 1), F32)
+    w = g.tensor("w", (3, 2, 2, 1), F32, _rng(5).standard_normal(12) * 0.5)
+    b = g.tensor("b", (3,), F32, [0.1, -0.2, 0.3])
+    c = g.tensor("conv", (1, 3, 3, 3), F32)
+    g.op("CONV_2D", [x, w, b], [c], padding="VALID", stride=(2, 2), activation="RELU")
+    m = g.tensor("max", (1, 2, 2, 3), F32)
+    g.op("MAX_POOL_2D", [c], [m], padding="VALID", stride=(1, 1), filter=(2, 2))
+    a = g.tensor("avg", (1, 2, 2, 3), F32)
+    g.op("AVERAGE_POOL_2D", [m], [a], padding="SAME", stride=(1, 1), filter=(2, 2))
+    shape = g.tensor("shape", (2,), I32, [1, 12])
+    r = g.tensor("flat", (1, 12), F32)
+    g.op("RESHAPE", [a, shape], [r], new_shape=[1, 12])
+    fw = g.tensor("fw", (4, 12), F32, _rng(6).standard_normal(48) * 0.5)
+    fb = g.tensor("fb", (4,), F32, [0.5, 0.0, -0.5, 0.25])
+    f = g.tensor("dense", (1, 4), F32)
+    g.op("FULLY_CONNECTED", [r, fw, fb], [f], activation="RELU")
+    s = g.tensor("probs", (1, 4), F32)
+    g.op("SOFTMAX", [f], [s], beta=0.5)
+    return save(g, path, [x], [c, m, a, f, s])
+
+
+def quantize_net(path: Path) -> Path:
+    """QUANTIZE (f32 -> int8, and int8 -> int8), FULLY_CONNECTED, DEQUANTIZE."""
+    g = Graph()
+    x = g.tensor("x", (2, 6), F32)
+    q = g.tensor("q", (2, 6), I8, scale=0.05, zero_point=-3)
+    g.op("QUANTIZE", [x], [q])
+    q2 = g.tensor("requantised", (2, 6), I8, scale=0.07, zero_point=5)
+    g.op("QUANTIZE", [q], [q2])
+    fw = g.tensor("fw", (3, 6), I8, _rng(7).integers(-127, 128, 18), [0.02, 0.01, 0.03], [0] * 3)
+    y = g.tensor("y", (2, 3), I8, scale=0.1, zero_point=0)
+    g.op("FULLY_CONNECTED", [q2, fw, -1], [y], activation="RELU")
+    d = g.tensor("real", (2, 3), F32)
+    g.op("DEQUANTIZE", [y], [d])
+    return save(g, path, [x], [q, q2, y, d])
+
+
+NETS = [int8_net, float_net, quantize_net]
+
+
+# -- Reading: the flatbuffer schema ---------------------------------------------------------
+
+
+def test_signature_comes_from_the_file(tmp_path: Path) -> None:
+    model = load_model(str(int8_net(tmp_path / "small.tflite")))
+    assert (model.name, model.function, model.vm_module) == ("small", "main", "module")
+    assert [(s.shape, s.dtype) for s in model.inputs] == [((1, 8, 6, 2), "i8")]
+    assert model.inputs[0].generator == {"kind": "randint", "low": -128, "high": 128, "seed": 1}
+    x = model.tflite.inputs[0]
+    assert (x.name, x.scale, x.zero_point) == ("x", (0.5,), (3,))
+    assert [(t.name, t.shape, t.dtype) for t in model.tflite.outputs][-1] == \
+        ("probs", (1, 5), "i8")
+    graph = tflite_reader.read(model.tflite.path)
+    assert [op.name for op in graph.operators][:2] == ["CONV_2D", "DEPTHWISE_CONV_2D"]
+    assert graph.operators[0].options["Padding"] == "SAME"
+    assert graph.tensors[graph.operators[1].inputs[1]].axis == 3
+
+
+def test_model_folder_and_typo(tmp_path: Path) -> None:
+    folder = tmp_path / "net"
+    float_net(folder / "model.tflite")
+    (folder / "model.toml").write_text(
+        'tolerance = 1e-6\nplacement = "large"\n'
+        '[[inputs]]\ngenerator = { kind = "randint", low = -2, high = 3 }\n')
+    model = load_model(str(folder))
+    assert (model.name, model.tolerance, model.inputs[0].generator["low"]) == ("net", 1e-6, -2)
+    assert model.placement == "large"
+    (folder / "model.toml").write_text("tolerence = 0.1\n")
+    with pytest.raises(ModelError, match="key 'tolerence': unknown key; did you mean"):
+        load_model(str(folder))
+
+
+def test_broken_and_unsupported_files(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.tflite"
+    junk.write_bytes(b"\x00" * 4 + b"nope" + b"\x00" * 40)
+    with pytest.raises(ModelError, match=r"junk.tflite: not a TFLite file \(no TFL3"):
+        load_model(str(junk))
+    whole = int8_net(tmp_path / "whole.tflite").read_bytes()
+    cut = tmp_path / "cut.tflite"
+    cut.write_bytes(whole[:200])
+    with pytest.raises(ModelError, match="cut.tflite: not a readable TFLite model"):
+        load_model(str(cut))
+    g = Graph()
+    x = g.tensor("x", (4,), np.uint8, scale=0.1, zero_point=128)
+    y = g.tensor("y", (4,), np.uint8, scale=0.1, zero_point=128)
+    g.op("RESHAPE", [x], [y])
+    with pytest.raises(ModelError, match="input 'x' has element type ui8, which is not "
+                                         "supported"):
+        load_model(str(save(g, tmp_path / "u8.tflite", [x], [y])))
+
+
+def test_unsupported_operator_is_named(tmp_path: Path) -> None:
+    g = Graph()
+    x, t, y = (g.tensor(n, (1, 4), F32) for n in ("x", "t", "y"))
+    g.op("TANH", [x], [t])
+    g.op("LOGISTIC", [t], [y])
+    model = load_model(str(save(g, tmp_path / "odd.tflite", [x], [y])))
+    mlir = tmp_path / "out" / "model.mlir"
+    with pytest.raises(tflite_reader.TfliteError, match=r"odd.tflite: the TFLite operators "
+                       r"LOGISTIC, TANH cannot be imported \(the TFLite to TOSA translator "
+                       r"supports ADD, "):
+        import_model(model.tflite.path, mlir)
+    assert not mlir.parent.exists() or not any(mlir.parent.iterdir())
+
+
+def test_requantisation_multiplier() -> None:
+    from ireerv.image.tosa_text import quantize_multiplier, round_half_away
+
+    assert quantize_multiplier(0.5) == (1 << 30, 0)
+    assert quantize_multiplier(0.75) == (3 << 29, 0)
+    assert quantize_multiplier(2.0) == (1 << 30, 2)
+    assert quantize_multiplier(0.0) == (0, 0)
+    assert [round_half_away(v) for v in (2.5, -2.5, 0.49, -0.5)] == [3, -3, 0, -1]
+
+
+def test_litert_reference(tmp_path: Path) -> None:
+    path = quantize_net(tmp_path / "q.tflite")
+    x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(2, 6)
+    q, *_ = tflite_reference.compute(path, [x])
+    assert q.dtype == np.int8
+    assert np.array_equal(q, np.clip(np.round(x / 0.05) - 3, -128, 127).astype(np.int8))
+
+
+# -- The translation, compiled for the host and run against LiteRT, operator by operator ----
+
+
+@pytest.fixture(scope="module")
+def host_compiler(fetcher: Fetcher) -> Path:
+    try:
+        wheel = fetcher.path("iree-compiler")
+    except FetchError as err:
+        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
+    return wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
+
+
+@pytest.mark.parametrize("make", NETS, ids=lambda f: f.__name__)
+def test_every_operator_matches_litert_on_the_host(host_compiler: Path, tmp_path: Path,
+                                                   make) -> None:
+    model = load_model(str(make(tmp_path / f"{make.__name__}.tflite")))
+    mlir, vmfb = tmp_path / "model.mlir", tmp_path / "model.vmfb"
+    import_model(model.tflite.path, mlir)
+    reference.compile_for_host(host_compiler, mlir, vmfb)
+    inputs = model.generate_inputs(None)
+    got = reference.compute(vmfb, "main", inputs)
+    want = tflite_reference.compute(model.tflite.path, inputs)
+    # int8 bit for bit but the softmax (f32 inside, as LiteRT's table): one step.
+    for tensor, g, w in zip(model.tflite.outputs, got, want, strict=True):
+        step = 1 if tensor.name == "probs" else 0
+        rule = check.Rule(atol=model.tolerance, rtol=model.rtol, int_step=step)
+        assert check.compare([g], [w], rule) == [], (tensor.name, g, w)
+    assert any(np.any(w != w.flat[0]) for w in want)  # not a degenerate test
+
+
+def test_translation_is_integer_for_int8(tmp_path: Path) -> None:
+    lines = tflite_tosa.translate(tflite_reader.read(int8_net(tmp_path / "n.tflite"))).split("\n")
+    floats = [i for i, line in enumerate(lines) if "xf32>" in line]
+    layers = [i for i, line in enumerate(lines) if "conv2d" in line]
+    assert len(layers) == 3 and floats and min(floats) > max(layers)  # the softmax alone
+    assert not any("DOUBLE_ROUND" in line for line in lines)
+
+
+# -- Whole runs on QEMU against LiteRT --------------------------------------------------------
+
+needs_qemu = pytest.mark.skipif(
+    shutil.which("qemu-system-riscv32") is None,
+    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
+)
+
+
+@pytest.fixture(scope="module")
+def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_input(fetcher, "iree")
+    return copy_project(tmp_path_factory.mktemp("tflite") / "src")
+
+
+@pytest.mark.upstream
+@needs_qemu
+@pytest.mark.parametrize("make", [int8_net, float_net], ids=lambda f: f.__name__)
+def test_run_on_qemu_against_litert(tree: Path, tmp_path: Path, make) -> None:
+    path = make(tmp_path / f"{make.__name__}.tflite")
+    out = scons(tree, "run", f"MODEL={path}", "BOARD=qemu-virt").stdout
+    assert "match LiteRT" in out and "PASS:" in out, out[-2000:]
+    assert "worst element: output" in out
+    again = scons(tree, "image", f"MODEL={path}", "BOARD=qemu-virt").stdout
+    assert "IMPORT" not in again and "IREE " not in again  # a no-op rebuild does nothing
+
+
+MLPERF_TINY = sorted(set(models.list_models()) - set(models.mlir_models()))
+
+
+def test_mlperf_tiny_folders() -> None:
+    assert MLPERF_TINY == ["ad", "ad-float", "kws", "kws-float", "resnet8", "resnet8-float",
+                           "vww", "vww-float"]
+    for name in MLPERF_TINY:
+        assert has_tflite(models.MODELS_DIR / name)
+
+
+@pytest.mark.upstream
+def test_mlperf_tiny_signatures(fetcher: Fetcher) -> None:
+    require_input(fetcher, "mlperf-tiny")
+    kws = load_model("kws")
+    assert kws.tflite.path.stat().st_size == 53936
+    x = kws.tflite.inputs[0]
+    assert (x.shape, x.dtype, x.zero_point) == ((1, 49, 10, 1), "i8", (83,))
+    assert [s.shape for s in load_model("vww").inputs] == [(1, 96, 96, 3)]
+    assert load_model("ad-float").inputs[0].dtype == "f32"
+
+
+@pytest.mark.upstream
+@needs_qemu
+@pytest.mark.parametrize("name", MLPERF_TINY)
+def test_mlperf_tiny_runs_on_qemu(tree: Path, fetcher: Fetcher, name: str) -> None:
+    require_input(fetcher, "mlperf-tiny")
+    out = scons(tree, "run", f"MODEL={name}", "BOARD=qemu-virt").stdout
+    assert "match LiteRT" in out and "PASS:" in out, out[-2000:]
+
+
+@pytest.mark.upstream
+def test_mlperf_tiny_kws_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+    for name in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, name)
+    out = scons(tree, "run", "MODEL=kws", "BOARD=cluster4", "REPEAT=1").stdout
+    assert "PASS: 12 output elements match LiteRT" in out, out[-2000:]
