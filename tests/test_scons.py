@@ -43,7 +43,8 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
 @pytest.mark.parametrize(
     ("argument", "message"),
     [
-        ("MODEL=nosuch", "unknown model 'nosuch'; models: elementwise, matmul, mlp, qmatmul"),
+        ("MODEL=nosuch", "unknown model 'nosuch'; models: ad, ad-float, elementwise, kws, "
+                         "kws-float, matmul, mlp, qmatmul"),
         ("BOARD=nosuch", "Invalid value for enum variable 'BOARD': 'nosuch'"),
         ("SIZE=-3", "SIZE must be a positive integer"),
         ("CAP_LOOPS=0", "CAP_LOOPS must be a positive integer"),
