@@ -116,7 +116,8 @@ def test_linker_script_text() -> None:
 def write_board(root: Path, name: str, text: str) -> Path:
     (root / name).mkdir(parents=True)
     (root / "common").mkdir(exist_ok=True)  # the boards' iree-compile library
-    shutil.copy(COMMON_DIR / "iree-tiles.mlir", root / "common")
+    for library in ("iree-tiles.mlir", "iree-tiles-harts.mlir"):
+        shutil.copy(COMMON_DIR / library, root / "common")
     (root / name / "board.toml").write_text(text)
     (root / name / "board.c").write_text("")
     return root

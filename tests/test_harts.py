@@ -89,3 +89,13 @@ def test_harts_plan(tmp_path: Path) -> None:
     bad.write_text('[harts]\nmodel = "matmul"\nboard = "cluster4"\nsizes = [4]\nharts = [2]\n')
     with pytest.raises(PlanError, match="harts must start with 1"):
         harts.load_harts_plan(bad)
+
+
+def test_several_harts_use_the_boards_harts_library() -> None:
+    from ireerv.image import iree_compile
+
+    board = load_board("cluster4")
+    one, four = iree_compile.flags(board, 1), iree_compile.flags(board, 4)
+    assert any(f.endswith("bsp/common/iree-tiles.mlir") for f in one)
+    assert any(f.endswith("bsp/common/iree-tiles-harts.mlir") for f in four)
+    assert [f for f in one if "tiles" not in f] == [f for f in four if "tiles" not in f]

@@ -11,13 +11,9 @@
 // (a remainder loop handles N not divisible by 4).  Only a 3-loop multiply-add
 // contraction matches; every other op keeps IREE's own choice.
 //
-// Workgroups: distribution = [4, 64, 0] cuts the rows into blocks of 4 (one
-// workgroup each), so the matmul at N = 16, 32 and 64 splits into 4, 8 and
-// 16 workgroups, shared evenly by 2 or 4 harts (HARTS), and N = 4 stays one
-// workgroup.  On one hart that is as fast as one 64 x 64 workgroup (a
-// workgroup costs about 180 cycles; blocks of 2 make N = 4 two workgroups).
-// A board with another hart count points [iree] library at its own copy of
-// this file with a block that suits it.
+// One workgroup per matmul up to 64 x 64: on one hart that is fastest.  Images
+// with HARTS > 1 use iree-tiles-harts.mlir ([iree] harts_library), the same
+// file with row blocks of 4.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%op: !transform.any_op {transform.readonly},
                                             %config: !transform.any_param {transform.readonly}) {
@@ -38,7 +34,7 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     %config = transform.param.constant #iree_codegen.compilation_info<
-      lowering_config = #iree_cpu.lowering_config<distribution = [4, 64, 0],
+      lowering_config = #iree_cpu.lowering_config<distribution = [64, 64, 0],
                                                   vector_common_parallel = [1, 4, 0],
                                                   vector_reduction = [0, 0, 1]>,
       translation_info = #iree_codegen.translation_info<pipeline = CPUDoubleTilingExpert, {enable_loop_peeling}>>

@@ -240,7 +240,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     hex_file = benv.Hex(f"{idir}/image.hex", elf)[0]
     dis = benv.Disassembly(f"{idir}/image.dis", elf)[0]
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
-    flags = list(benv["IREE_FLAGS"]) if runtime == "iree" else []
+    flags = iree_compile.flags(board, harts) if runtime == "iree" else []
     return Image(board, model, size, runtime, idir, benv, elf, map_file, hex_file, dis,
                  iree_flags=flags, runtime_libs=list(libs), harts=harts)
 
@@ -251,6 +251,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         renv = _runtime_compile_env(benv)
     except FetchError as err:
         user_error(err)
+    if harts > 1:  # the board's tiles for several harts
+        renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts)
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     if model.onnx:
         mlir = renv.OnnxImport(model)[0]

@@ -90,8 +90,11 @@ class IreeTarget:
     extra: tuple[str, ...] = ()  # code generation choices: tile sizes, peeling, ...
     # Transform library choosing tile sizes (path relative to the project root).
     library: str | None = None
+    # The one for images whose dispatches several harts share (HARTS > 1).
+    harts_library: str | None = None
 
-    def flags(self) -> list[str]:
+    def flags(self, harts: int = 1) -> list[str]:
+        library = self.harts_library if harts > 1 and self.harts_library else self.library
         return [
             f"--iree-llvmcpu-target-triple={self.triple}",
             f"--iree-llvmcpu-target-cpu={self.cpu}",
@@ -99,7 +102,7 @@ class IreeTarget:
             f"--iree-llvmcpu-target-abi={self.abi}",
             f"--iree-vm-target-index-bits={self.index_bits}",
             *self.extra,
-            *([f"{LIBRARY_FLAG}={self.library}"] if self.library else []),
+            *([f"{LIBRARY_FLAG}={library}"] if library else []),
         ]
 
 
@@ -155,8 +158,8 @@ class Board:
         return [f"-march={self.link_march}", f"-mabi={self.mabi}", "-nostartfiles",
                 "-Wl,--orphan-handling=error"]
 
-    def iree_compile_flags(self) -> list[str]:
-        return self.iree.flags()
+    def iree_compile_flags(self, harts: int = 1) -> list[str]:
+        return self.iree.flags(harts)
 
     def bsp_sources(self) -> list[Path]:
         """Start-up code, C library glue and the board's drivers."""

@@ -275,9 +275,10 @@ def _parse_devices(table: dict[str, Any]) -> dict[str, Device]:
     return devices
 
 
-def _library(table: dict[str, Any], board_dir: Path, where: str) -> str | None:
+def _library(table: dict[str, Any], board_dir: Path, where: str,
+             key: str = "library") -> str | None:
     """The transform library, given relative to the board folder."""
-    name = _opt(table, "library", str, where, None)
+    name = _opt(table, key, str, where, None)
     if name is None:
         return None
     path = (board_dir / name).resolve()
@@ -291,8 +292,8 @@ def _library(table: dict[str, Any], board_dir: Path, where: str) -> str | None:
 
 def _parse_iree(table: dict[str, Any], board_dir: Path) -> IreeTarget:
     where = "[iree]"
-    _check_keys(table, ("triple", "cpu", "features", "abi", "index_bits", "flags", "library"),
-                where)
+    _check_keys(table, ("triple", "cpu", "features", "abi", "index_bits", "flags", "library",
+                        "harts_library"), where)
     extra = _opt(table, "flags", list, where, [])
     if not all(isinstance(f, str) and f.startswith("--") for f in extra):
         raise BoardError(f"{where}: 'flags' must be a list of iree-compile options (--name=value)")
@@ -304,6 +305,7 @@ def _parse_iree(table: dict[str, Any], board_dir: Path) -> IreeTarget:
         index_bits=_get(table, "index_bits", int, where),
         extra=tuple(extra),
         library=_library(table, board_dir, where),
+        harts_library=_library(table, board_dir, where, "harts_library"),
     )
     if target.index_bits not in (32, 64):
         raise BoardError(f"{where}: index_bits must be 32 or 64")

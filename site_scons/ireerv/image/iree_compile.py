@@ -31,9 +31,9 @@ class CompileError(Exception):
     """iree-compile rejected a model."""
 
 
-def flags(board: Board) -> list[str]:
+def flags(board: Board, harts: int = 1) -> list[str]:
     """Every flag but the file names: the build's fixed ones, then the board's target."""
-    return [*OUTPUT_FLAGS, *board.iree_compile_flags()]
+    return [*OUTPUT_FLAGS, *board.iree_compile_flags(harts)]
 
 
 def library_files(flag_list: list[str]) -> list[Path]:

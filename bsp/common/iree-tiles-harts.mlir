@@ -1,0 +1,56 @@
+// Tile sizes for f32 matmuls on cores without an FPU (rv32imc), read by
+// iree-compile through --iree-codegen-transform-dialect-library (board.toml,
+// [iree] library).
+//
+// IREE's default for RISC-V without the V extension is a 7-or-8 x 32 vector
+// tile: each fused multiply-add becomes hundreds of soft-float calls, most of
+// them on masked-off or peeled lanes, and the kernel is ~100 KB.  A 1 x 4
+// register tile keeps four accumulators in callee-saved registers across the
+// soft-float calls and computes exactly one multiply and one add per
+// multiply-accumulate.  Loop peeling keeps the main loop free of lane masks
+// (a remainder loop handles N not divisible by 4).  Only a 3-loop multiply-add
+// contraction matches; every other op keeps IREE's own choice.
+//
+// Workgroups (this file differs from iree-tiles.mlir only here): for images
+// whose dispatches several harts share (HARTS > 1, [iree] harts_library),
+// distribution = [4, 64, 0] cuts the rows into blocks of 4, one workgroup
+// each, so the matmul at N = 16, 32 and 64 splits into 4, 8 and 16
+// workgroups, shared evenly by 2 or 4 harts.  On one hart those blocks cost
+// about 1 % at N = 16 with the in-order scheduling model, so one-hart images
+// keep iree-tiles.mlir.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @apply_op_config(%op: !transform.any_op {transform.readonly},
+                                            %config: !transform.any_param {transform.readonly}) {
+    transform.annotate %op "compilation_info" = %config : !transform.any_op, !transform.any_param
+    transform.yield
+  }
+
+  transform.named_sequence @match_f32_matmul(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c3 = transform.param.constant 3 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %rank, %c3 : !transform.param<i64>
+      transform.match.structured.body %s {contraction = ["arith.mulf", "arith.addf"]}
+          : !transform.any_op
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [4, 64, 0],
+                                                  vector_common_parallel = [1, 4, 0],
+                                                  vector_reduction = [0, 0, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUDoubleTilingExpert, {enable_loop_peeling}>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
+  transform.named_sequence @__kernel_config(%variant_op: !transform.any_op {transform.consumed})
+      -> !transform.any_op {
+    %res = transform.foreach_match in %variant_op
+        @match_f32_matmul -> @apply_op_config
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield %res : !transform.any_op
+  }
+}
