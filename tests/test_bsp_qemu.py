@@ -29,7 +29,7 @@ TESTS = Path(__file__).resolve().parent
 CHECK_C = TESTS / "bsp" / "bsp_check.c"
 MATMUL_C = PROJECT_ROOT / "models" / "matmul" / plain_c.SOURCE_NAME
 MODES = {"checks": 1, "exit": 2, "abort": 3, "trap": 4, "silent": 5, "hang": 6, "stack": 7,
-         "wake": 8}
+         "wake": 8, "barrier-timeout": 9}
 
 needs_qemu = pytest.mark.skipif(
     shutil.which("qemu-system-riscv32") is None,
@@ -255,6 +255,19 @@ def test_testbench_progress_is_cut_out_of_the_output() -> None:
     assert progress.strip_progress("a[TB] progress 5 cycles\nb\n") == "ab\n"
 
 
+@needs_qemu
+def test_a_missing_hart_ends_the_barrier_wait(builder: ImageBuilder, qemu: boards.Board) -> None:
+    """Hart 3 skips the second barrier: hart 0 gives up after 0.1 s of mtime."""
+    elf, _ = check_image(builder, qemu, "barrier-timeout", "CHECK_BARRIER_TICKS=1000000")
+    result = run_qemu(elf, args=without_icount(qemu.simulator.args), timeout=60)
+    assert (result.reason, result.exit_code) == (base.FAILED, 124), result.output
+    assert result.detail == "exit code 124 (barrier timeout)"
+    out = result.program_output
+    assert "BARRIER first passed" in out and "BARRIER second passed" not in out
+    assert ("BSP BARRIER TIMEOUT: hart 3 never reached the barrier of harts 0-3 "
+            "within 1000000 ticks") in out
+
+
 def test_missing_inputs_are_clear_errors(tmp_path: Path, qemu: boards.Board) -> None:
     with pytest.raises(base.SimulationError, match="does not exist"):
         simulators.run_on_board(qemu, elf=tmp_path / "none.elf")
@@ -338,6 +351,19 @@ def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> 
     for hart in (1, 2, 3):
         assert f"WAKE hart {hart} ran {1000 + hart} errno {100 + hart}" in result.program_output
 
+
+
+@pytest.mark.upstream
+def test_cluster_missing_hart_ends_the_barrier_wait(builder: ImageBuilder,
+                                                    cluster_sim: Path) -> None:
+    board = boards.load_board("cluster4")
+    _, hexfile = check_image(builder, board, "barrier-timeout")
+    result = run_cluster(board, cluster_sim, hexfile, maxcycles=5_000_000)
+    assert (result.reason, result.exit_code) == (base.FAILED, 124), result.output
+    out = result.program_output
+    assert "BARRIER first passed" in out and "BARRIER second passed" not in out
+    assert ("BSP BARRIER TIMEOUT: not every hart reached the barrier of harts 0-3 "
+            "within 200000 ticks") in out
 
 
 @needs_qemu
