@@ -173,6 +173,34 @@ def test_matmul_c_matches_numpy(builder: ImageBuilder, qemu: boards.Board,
         assert "STATUS OK" in out
 
 
+def matmul_team_image(builder: ImageBuilder, board: boards.Board, tmp_path: Path,
+                      size: int, harts: int) -> tuple[Path, Path]:
+    """The plain C matmul as RUNTIME=none HARTS=n builds it, called twice."""
+    header = tmp_path / f"inputs{size}.h"
+    header.write_text(matmul_inputs_header(size))
+    team = [f"MATMUL_HARTS={harts}"] if harts > 1 else []
+    return builder.image(board, f"matmul-{size}-h{harts}", MATMUL_C,
+                         [f"MATMUL_N={size}", f'MATMUL_INPUTS="{header}"', "MATMUL_REPEAT=2",
+                          *team])
+
+
+def call_cycles(out: str) -> list[int]:
+    return [int(ln.split()[-1]) for ln in out.splitlines() if ln.startswith("CYCLES call ")]
+
+
+@needs_qemu
+@pytest.mark.parametrize(("size", "harts"), [(16, 4), (6, 4), (5, 2), (16, 3)])
+def test_matmul_c_split_over_harts(builder: ImageBuilder, qemu: boards.Board, tmp_path: Path,
+                                   size: int, harts: int) -> None:
+    """Rows in blocks over the harts (uneven too): the same bits as one hart, twice."""
+    elf, _ = matmul_team_image(builder, qemu, tmp_path, size, harts)
+    result = run_qemu(elf, args=without_icount(qemu.simulator.args), timeout=60)
+    assert result.passed, result.output
+    output = [ln for ln in result.program_output.splitlines() if ln.startswith("OUTPUT")]
+    assert len(output) == 1 and output[0].split(":", 1)[1].split() == matmul_expected(size)
+    assert len(call_cycles(result.program_output)) == 2
+
+
 @needs_qemu
 @pytest.mark.parametrize(
     ("mode", "defines", "reason", "code", "text"),
@@ -351,6 +379,20 @@ def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> 
     for hart in (1, 2, 3):
         assert f"WAKE hart {hart} ran {1000 + hart} errno {100 + hart}" in result.program_output
 
+
+
+@pytest.mark.upstream
+def test_cluster_matmul_c_split_over_harts(builder: ImageBuilder, cluster_sim: Path,
+                                          tmp_path: Path) -> None:
+    """Bits only: speed is the bench's (this build links libgcc's soft-float)."""
+    board = boards.load_board("cluster4")
+    for harts in (1, 4):
+        _, hexfile = matmul_team_image(builder, board, tmp_path, 16, harts)
+        result = run_cluster(board, cluster_sim, hexfile)
+        assert result.passed, result.output
+        line = next(ln for ln in result.program_output.splitlines() if ln.startswith("OUTPUT"))
+        assert line.split(":", 1)[1].split() == matmul_expected(16)
+        assert len(call_cycles(result.program_output)) == 2
 
 
 @pytest.mark.upstream
