@@ -65,7 +65,7 @@ static void mcycle_add(uint32_t cycles) {
  * say which harts have arrived. */
 #define TIMER_IRQS (BSP_TIMER_ADDR + 0)
 #define TIMER_COUNT (BSP_TIMER_ADDR + 4)
-static uint32_t timeout_ticks = 100000000u;
+static uint32_t timeout_ticks = 300000000u; /* below the 400 M cycle limit */
 
 void bsp_barrier_timeout(uint32_t ticks) { timeout_ticks = ticks; }
 

@@ -91,8 +91,9 @@ void bsp_barrier_wait(void);
  * testbench's countdown timer; the CLINT's 10 MHz mtime on QEMU); past it
  * the run ends with a "BSP BARRIER TIMEOUT" line and exit code
  * BSP_EXIT_BARRIER_TIMEOUT instead of hanging.  0 waits for ever.  The
- * default (board.c) is 100,000,000 ticks: half the cluster's cycle limit,
- * 10 s on QEMU.
+ * default (board.c): 300,000,000 cycles on the cluster (below its cycle
+ * limit, so the timeout is the error a run sees), 100,000,000 ticks (10 s)
+ * on QEMU.
  */
 void bsp_barrier_timeout(uint32_t ticks);
 
