@@ -46,8 +46,9 @@ def test_cluster4() -> None:
         "spm0", "spm0", "spm0", 0x80, None)
     assert {n: d.address for n, d in b.devices.items()} == {
         "console": 0x10000000, "exit": 0x20000004, "cycles": None, "ticks": 0x15001004,
-        "wake": 0x15002000}
+        "wake": 0x15002000, "timer": 0x15000000}
     assert b.devices["wake"].params == {"irq": 30}
+    assert b.devices["timer"].params == {"irq": 29}
     assert (b.simulator.kind, b.simulator.maxcycles) == ("verilator-cluster", 400_000_000)
     assert b.iree_compile_flags() == [
         "--iree-llvmcpu-target-triple=riscv32-unknown-elf",
@@ -58,8 +59,8 @@ def test_cluster4() -> None:
         "--iree-codegen-transform-dialect-library=bsp/common/iree-tiles.mlir",
     ]
     names = [s.name for s in b.bsp_sources()]
-    assert names == ["cycles.c", "fminmax.c", "harts.c", "start.S", "string.c", "syscalls.c",
-                     "trap.c", "board.c"]
+    assert names == ["barrier.c", "cycles.c", "fminmax.c", "harts.c", "start.S", "string.c",
+                     "syscalls.c", "trap.c", "board.c"]
     assert b.sources == (BSP_DIR / "cluster4" / "board.c",)
     with pytest.raises(boards.BoardError, match="no memory region 'dram'"):
         b.region("dram")

@@ -29,7 +29,7 @@ TESTS = Path(__file__).resolve().parent
 CHECK_C = TESTS / "bsp" / "bsp_check.c"
 MATMUL_C = PROJECT_ROOT / "models" / "matmul" / plain_c.SOURCE_NAME
 MODES = {"checks": 1, "exit": 2, "abort": 3, "trap": 4, "silent": 5, "hang": 6, "stack": 7,
-         "wake": 8}
+         "wake": 8, "barrier-timeout": 9}
 
 needs_qemu = pytest.mark.skipif(
     shutil.which("qemu-system-riscv32") is None,
@@ -173,6 +173,34 @@ def test_matmul_c_matches_numpy(builder: ImageBuilder, qemu: boards.Board,
         assert "STATUS OK" in out
 
 
+def matmul_team_image(builder: ImageBuilder, board: boards.Board, tmp_path: Path,
+                      size: int, harts: int) -> tuple[Path, Path]:
+    """The plain C matmul as RUNTIME=none HARTS=n builds it, called twice."""
+    header = tmp_path / f"inputs{size}.h"
+    header.write_text(matmul_inputs_header(size))
+    team = [f"MATMUL_HARTS={harts}"] if harts > 1 else []
+    return builder.image(board, f"matmul-{size}-h{harts}", MATMUL_C,
+                         [f"MATMUL_N={size}", f'MATMUL_INPUTS="{header}"', "MATMUL_REPEAT=2",
+                          *team])
+
+
+def call_cycles(out: str) -> list[int]:
+    return [int(ln.split()[-1]) for ln in out.splitlines() if ln.startswith("CYCLES call ")]
+
+
+@needs_qemu
+@pytest.mark.parametrize(("size", "harts"), [(16, 4), (6, 4), (5, 2), (16, 3)])
+def test_matmul_c_split_over_harts(builder: ImageBuilder, qemu: boards.Board, tmp_path: Path,
+                                   size: int, harts: int) -> None:
+    """Rows in blocks over the harts (uneven too): the same bits as one hart, twice."""
+    elf, _ = matmul_team_image(builder, qemu, tmp_path, size, harts)
+    result = run_qemu(elf, args=without_icount(qemu.simulator.args), timeout=60)
+    assert result.passed, result.output
+    output = [ln for ln in result.program_output.splitlines() if ln.startswith("OUTPUT")]
+    assert len(output) == 1 and output[0].split(":", 1)[1].split() == matmul_expected(size)
+    assert len(call_cycles(result.program_output)) == 2
+
+
 @needs_qemu
 @pytest.mark.parametrize(
     ("mode", "defines", "reason", "code", "text"),
@@ -253,6 +281,19 @@ def test_testbench_progress_is_cut_out_of_the_output() -> None:
     assert counts == [1000000, 2000000]
     assert "".join(shown) == "OUTPUT 0 f32 2: 0x410 0x42\nSTATUS"
     assert progress.strip_progress("a[TB] progress 5 cycles\nb\n") == "ab\n"
+
+
+@needs_qemu
+def test_a_missing_hart_ends_the_barrier_wait(builder: ImageBuilder, qemu: boards.Board) -> None:
+    """Hart 3 skips the second barrier: hart 0 gives up after 0.1 s of mtime."""
+    elf, _ = check_image(builder, qemu, "barrier-timeout", "CHECK_BARRIER_TICKS=1000000")
+    result = run_qemu(elf, args=without_icount(qemu.simulator.args), timeout=60)
+    assert (result.reason, result.exit_code) == (base.FAILED, 124), result.output
+    assert result.detail == "exit code 124 (barrier timeout)"
+    out = result.program_output
+    assert "BARRIER first passed" in out and "BARRIER second passed" not in out
+    assert ("BSP BARRIER TIMEOUT: hart 3 never reached the barrier of harts 0-3 "
+            "within 1000000 ticks") in out
 
 
 def test_missing_inputs_are_clear_errors(tmp_path: Path, qemu: boards.Board) -> None:
@@ -338,6 +379,33 @@ def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> 
     for hart in (1, 2, 3):
         assert f"WAKE hart {hart} ran {1000 + hart} errno {100 + hart}" in result.program_output
 
+
+
+@pytest.mark.upstream
+def test_cluster_matmul_c_split_over_harts(builder: ImageBuilder, cluster_sim: Path,
+                                          tmp_path: Path) -> None:
+    """Bits only: speed is the bench's (this build links libgcc's soft-float)."""
+    board = boards.load_board("cluster4")
+    for harts in (1, 4):
+        _, hexfile = matmul_team_image(builder, board, tmp_path, 16, harts)
+        result = run_cluster(board, cluster_sim, hexfile)
+        assert result.passed, result.output
+        line = next(ln for ln in result.program_output.splitlines() if ln.startswith("OUTPUT"))
+        assert line.split(":", 1)[1].split() == matmul_expected(16)
+        assert len(call_cycles(result.program_output)) == 2
+
+
+@pytest.mark.upstream
+def test_cluster_missing_hart_ends_the_barrier_wait(builder: ImageBuilder,
+                                                    cluster_sim: Path) -> None:
+    board = boards.load_board("cluster4")
+    _, hexfile = check_image(builder, board, "barrier-timeout")
+    result = run_cluster(board, cluster_sim, hexfile, maxcycles=5_000_000)
+    assert (result.reason, result.exit_code) == (base.FAILED, 124), result.output
+    out = result.program_output
+    assert "BARRIER first passed" in out and "BARRIER second passed" not in out
+    assert ("BSP BARRIER TIMEOUT: not every hart reached the barrier of harts 0-3 "
+            "within 200000 ticks") in out
 
 
 @needs_qemu

@@ -37,7 +37,7 @@ def test_runner_lines_parse() -> None:
 @pytest.mark.parametrize(("harts", "runtime", "message"), [
     (0, "iree", "HARTS must be 1 to 4 on board 'cluster4', not 0"),
     (5, "iree", "HARTS must be 1 to 4 on board 'cluster4', not 5"),
-    (2, "none", "HARTS=2 needs RUNTIME=iree: the plain C version runs on one hart"),
+    (5, "none", "HARTS must be 1 to 4 on board 'cluster4', not 5"),
 ])
 def test_bad_harts_are_one_clear_error(harts: int, runtime: str, message: str) -> None:
     with pytest.raises(ModelError) as err:
@@ -47,6 +47,7 @@ def test_bad_harts_are_one_clear_error(harts: int, runtime: str, message: str) -
 
 def test_images_of_several_harts_build_apart() -> None:
     layout.check_harts(load_board("qemu-virt"), "iree", 4)
+    layout.check_harts(load_board("qemu-virt"), "none", 4)  # the plain C version too
     assert layout.harts_suffix(1) == "" and layout.harts_suffix(4) == "-h4"
 
 

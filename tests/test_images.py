@@ -164,6 +164,45 @@ def test_four_harts_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
 
 
 @pytest.mark.upstream
+@needs_qemu
+@pytest.mark.parametrize(("settings", "folder", "elements"), [
+    (("MODEL=qmatmul64",), "qmatmul64", 4096),
+    (("MODEL=matmul", "SIZE=16", "RUNTIME=none"), "matmul-16-c", 256),
+])
+def test_int8_and_plain_c_with_four_harts_on_qemu(tree: Path, settings: tuple[str, ...],
+                                                  folder: str, elements: int) -> None:
+    """The int8 matmul of 64 (IREE) and the plain C matmul: 4 harts give 1 hart's bits."""
+    from dataclasses import replace
+
+    from ireerv import simulators
+
+    board = boards.load_board("qemu-virt")
+    args = list(board.simulator.args)
+    del args[args.index("-icount"):args.index("-icount") + 2]
+    board = replace(board, simulator=replace(board.simulator, args=tuple(args)))
+    outputs = []
+    for harts in (1, 4):
+        out = scons(tree, "run", *settings, "BOARD=qemu-virt", f"HARTS={harts}").stdout
+        assert f"PASS: {elements} output elements match the host reference (bit for bit)" in out
+        suffix = "-h4" if harts > 1 else ""
+        result = simulators.run_on_board(
+            board, elf=tree / f"build/qemu-virt/{folder}{suffix}/image.elf", timeout=120)
+        assert result.passed, result.detail
+        outputs.append(_outputs(result))
+    assert outputs[0] == outputs[1] and outputs[0]
+
+
+@pytest.mark.upstream
+def test_int8_matmul_of_64_with_four_harts_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+    for name in ("cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, name)
+    out = scons(tree, "run", "MODEL=qmatmul64", "BOARD=cluster4", "HARTS=4", "REPEAT=1").stdout
+    assert "PASS: 4096 output elements match the host reference (bit for bit)" in out
+    record = json.loads((tree / "build/cluster4/qmatmul64-h4/run.json").read_text())
+    assert record["harts"] == 4 and len(record["workgroups"]) == 1
+
+
+@pytest.mark.upstream
 def test_matmul_release_is_reproducible(tree: Path, tmp_path: Path) -> None:
     from ireerv.release import release
 

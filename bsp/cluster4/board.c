@@ -37,7 +37,10 @@ void bsp_wake_lower(void) { bsp_io_write32(EU_GPEVT_CLEAR, 0); }
  * of every hart's event, so a wake-up may be another hart's: check), and
  * clears it; the event unit ignores a notify while the hart's event is
  * still pending, so it is cleared before the next one. */
+static unsigned barrier_harts;
+
 void bsp_barrier_setup(unsigned harts) {
+  barrier_harts = harts;
   bsp_io_write32(EU_SET_BARRIER, (harts << 16) | ((1u << harts) - 1u));
 }
 
@@ -56,17 +59,48 @@ static void mcycle_add(uint32_t cycles) {
                    ::"r"((uint32_t)(value >> 32)), "r"((uint32_t)value));
 }
 
+/* Hart 0's bound on a wait (bsp.h): the testbench's countdown timer,
+ * loaded on entry and stopped (0) on exit, wakes hart 0's wfi with its irq
+ * when it runs out; nothing else raises that line.  The event unit cannot
+ * say which harts have arrived. */
+#define TIMER_IRQS (BSP_TIMER_ADDR + 0)
+#define TIMER_COUNT (BSP_TIMER_ADDR + 4)
+static uint32_t timeout_ticks = 300000000u; /* below the 400 M cycle limit */
+
+void bsp_barrier_timeout(uint32_t ticks) { timeout_ticks = ticks; }
+
+static inline uint32_t mip(void) {
+  uint32_t value;
+  __asm__ volatile("csrr %0, mip" : "=r"(value));
+  return value;
+}
+
 void bsp_barrier_wait(void) {
   const unsigned me = bsp_hart_id();
   uint32_t wall = 0, awake = 0;
+  const int bounded = me == 0 && timeout_ticks != 0;
   if (me == 0) {
     wall = bsp_io_read32(BSP_TICKS_ADDR);
     awake = mcycle32();
   }
+  if (bounded) {
+    bsp_io_write32(TIMER_IRQS, 1u << BSP_TIMER_IRQ);
+    bsp_io_write32(TIMER_COUNT, timeout_ticks);
+    __asm__ volatile("csrs mie, %0" ::"r"(1u << BSP_TIMER_IRQ));
+  }
   __asm__ volatile("csrs mie, %0" ::"r"(1u << BSP_WAKE_IRQ));
   bsp_io_write32(EU_WAIT_BARRIER, 0);
-  while ((bsp_io_read32(EU_EVT_WAIT) & 1u) == 0) __asm__ volatile("wfi");
+  while ((bsp_io_read32(EU_EVT_WAIT) & 1u) == 0) {
+    if (bounded && (mip() & (1u << BSP_TIMER_IRQ))) {
+      __bsp_barrier_expired(barrier_harts, 0, timeout_ticks);
+    }
+    __asm__ volatile("wfi");
+  }
   bsp_io_write32(EU_GPEVT_CLEAR, 0);
+  if (bounded) {
+    bsp_io_write32(TIMER_COUNT, 0); /* stopped: it never reaches 1 */
+    __asm__ volatile("csrc mie, %0" ::"r"(1u << BSP_TIMER_IRQ));
+  }
   if (me == 0) {
     const int32_t slept =
         (int32_t)((bsp_io_read32(BSP_TICKS_ADDR) - wall) - (mcycle32() - awake));

@@ -8,6 +8,7 @@
 /* Exit codes the BSP itself reports (both boards' exit devices carry them). */
 #define BSP_EXIT_STACK_OVERFLOW 125 /* the stack guard was overwritten */
 #define BSP_EXIT_TRAP 126           /* an exception trapped (see the TRAP line) */
+#define BSP_EXIT_BARRIER_TIMEOUT 124 /* a hart never reached the team barrier */
 /* abort(): raise(SIGABRT) -> kill() -> exit code 128 + 6 = 134 */
 
 /* Words written at the bottom of hart 0's stack, checked at exit. */
@@ -83,6 +84,22 @@ unsigned bsp_hart_state(unsigned hart);
  */
 void bsp_barrier_setup(unsigned harts);
 void bsp_barrier_wait(void);
+
+/*
+ * Hart 0 waits at most this long in one bsp_barrier_wait() for the others,
+ * in the board's timer ticks (clock cycles on the cluster, from the
+ * testbench's countdown timer; the CLINT's 10 MHz mtime on QEMU); past it
+ * the run ends with a "BSP BARRIER TIMEOUT" line and exit code
+ * BSP_EXIT_BARRIER_TIMEOUT instead of hanging.  0 waits for ever.  The
+ * default (board.c): 300,000,000 cycles on the cluster (below its cycle
+ * limit, so the timeout is the error a run sees), 100,000,000 ticks (10 s)
+ * on QEMU.
+ */
+void bsp_barrier_timeout(uint32_t ticks);
+
+/* Ends the run after a barrier timeout (common/barrier.c).  `missing`
+ * has bit h set for each hart known not to have arrived (0: not known). */
+_Noreturn void __bsp_barrier_expired(unsigned harts, uint32_t missing, uint32_t ticks);
 
 #ifdef __cplusplus
 }

@@ -54,6 +54,32 @@ static uint32_t round_of[BSP_HARTS]; /* each hart reads and writes its own */
 
 void bsp_barrier_setup(unsigned harts) { team_size = harts; }
 
+/* Hart 0's bound on a wait (bsp.h), with the CLINT's timer: mtimecmp at
+ * the deadline and MTIE enabled end the wfi when it passes. */
+#define MTIMECMP_LO (BSP_WAKE_ADDR + 0x4000)
+#define MTIMECMP_HI (BSP_WAKE_ADDR + 0x4004)
+#define MTIME_LO (BSP_WAKE_ADDR + 0xbff8)
+#define MTIME_HI (BSP_WAKE_ADDR + 0xbffc)
+#define MIE_MTIE (1u << 7)
+static uint32_t timeout_ticks = 100000000u;
+
+void bsp_barrier_timeout(uint32_t ticks) { timeout_ticks = ticks; }
+
+static uint64_t mtime(void) {
+  uint32_t hi, lo;
+  do {
+    hi = bsp_io_read32(MTIME_HI);
+    lo = bsp_io_read32(MTIME_LO);
+  } while (hi != bsp_io_read32(MTIME_HI));
+  return ((uint64_t)hi << 32) | lo;
+}
+
+static void set_mtimecmp(uint64_t when) {
+  bsp_io_write32(MTIMECMP_HI, 0xffffffffu); /* never early while half-written */
+  bsp_io_write32(MTIMECMP_LO, (uint32_t)when);
+  bsp_io_write32(MTIMECMP_HI, (uint32_t)(when >> 32));
+}
+
 static inline void fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
 
 void bsp_barrier_wait(void) {
@@ -71,13 +97,27 @@ void bsp_barrier_wait(void) {
       __asm__ volatile("wfi");
     }
   }
+  const uint64_t deadline = timeout_ticks ? mtime() + timeout_ticks : UINT64_MAX;
+  if (timeout_ticks) {
+    set_mtimecmp(deadline);
+    __asm__ volatile("csrs mie, %0" ::"r"(MIE_MTIE));
+  }
   for (;;) {
     bsp_io_write32(MSIP(0), 0);
     fence();
-    unsigned h = 1;
-    while (h < team_size && arrived[h] == round) ++h;
-    if (h == team_size) break;
+    uint32_t missing = 0;
+    for (unsigned h = 1; h < team_size; ++h) {
+      if (arrived[h] != round) missing |= 1u << h;
+    }
+    if (!missing) break;
+    if (timeout_ticks && mtime() >= deadline) {
+      __bsp_barrier_expired(team_size, missing, timeout_ticks);
+    }
     __asm__ volatile("wfi");
+  }
+  if (timeout_ticks) {
+    __asm__ volatile("csrc mie, %0" ::"r"(MIE_MTIE));
+    set_mtimecmp(UINT64_MAX);
   }
   released = round;
   fence();

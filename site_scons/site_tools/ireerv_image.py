@@ -228,7 +228,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
             + layout.harts_suffix(harts))
     libs: list = []
     if runtime == "none":
-        objects = _plain_c_objects(benv, model, size, idir)
+        objects = _plain_c_objects(benv, model, size, idir, harts)
     else:
         libs = iree_runtime(env, board)
         objects = [*_iree_objects(benv, model, size, idir, libs, harts), *libs]
@@ -284,7 +284,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     return [*objects, kernel_o]
 
 
-def _plain_c_objects(benv, model: Model, size: int | None, idir: str) -> list:
+def _plain_c_objects(benv, model: Model, size: int | None, idir: str, harts: int) -> list:
     source = model.mlir.parent / plain_c.SOURCE_NAME
     if not source.is_file():
         user_error(ModelError(f"model {model.name!r} has no plain C version ({source.name}); "
@@ -294,7 +294,7 @@ def _plain_c_objects(benv, model: Model, size: int | None, idir: str) -> list:
                           short_action(write_value))
     cenv = benv.Clone()
     cenv.Append(CCFLAGS=["-O2"], CPPPATH=[idir],
-                CPPDEFINES=plain_c.defines(size, int(benv["REPEAT"])))
+                CPPDEFINES=plain_c.defines(size, int(benv["REPEAT"]), harts))
     obj = cenv.Object(f"{idir}/plain.o", str(source))
     cenv.Depends(obj, header)
     return obj

@@ -7,6 +7,8 @@
  *   6 hang     never end
  *   7 stack    overflow the stack, then return 0
  *   8 wake     wake the parked harts through bsp_wake_harts()
+ *   9 barrier-timeout  one barrier of every hart, then a second one that the
+ *                      last hart never reaches: hart 0's wait times out
  */
 #include <errno.h>
 #include <stdint.h>
@@ -113,6 +115,30 @@ static int run_wake(void) {
 }
 #endif
 
+#if CHECK_MODE == 9
+#ifndef CHECK_BARRIER_TICKS
+#define CHECK_BARRIER_TICKS 200000
+#endif
+static __attribute__((aligned(16))) unsigned char stacks[(BSP_HARTS - 1) * 2048];
+
+static void barrier_work(unsigned hart, void *arg) {
+  (void)arg;
+  bsp_barrier_wait();
+  if (hart != BSP_HARTS - 1) bsp_barrier_wait(); /* the last hart leaves */
+}
+
+static int run_barrier_timeout(void) {
+  bsp_barrier_timeout(CHECK_BARRIER_TICKS);
+  bsp_wake_harts(barrier_work, NULL, stacks, 2048);
+  bsp_barrier_setup(BSP_HARTS);
+  bsp_barrier_wait();
+  printf("BARRIER first passed\n");
+  bsp_barrier_wait();
+  printf("BARRIER second passed\n");
+  return 0;
+}
+#endif
+
 int main(void) {
 #if CHECK_MODE == 1
   return run_checks();
@@ -137,5 +163,7 @@ int main(void) {
   return 0;
 #elif CHECK_MODE == 8
   return run_wake();
+#elif CHECK_MODE == 9
+  return run_barrier_timeout();
 #endif
 }

@@ -19,11 +19,9 @@ def image_dir(board: Board, model: Model, size: int | None, runtime: str) -> str
 
 
 def check_harts(board: Board, runtime: str, harts: int) -> None:
-    """HARTS is 1 .. the board's hart count, and more than 1 only for the IREE runtime."""
+    """HARTS is 1 .. the board's hart count (IREE and the plain C version alike)."""
     if not 1 <= harts <= board.harts:
         raise ModelError(f"HARTS must be 1 to {board.harts} on board {board.name!r}, not {harts}")
-    if harts > 1 and runtime != "iree":
-        raise ModelError(f"HARTS={harts} needs RUNTIME=iree: the plain C version runs on one hart")
 
 
 def harts_suffix(harts: int) -> str:

@@ -33,5 +33,8 @@ def inputs_header(model: Model, size: int | None) -> str:
     )
 
 
-def defines(size: int | None, repeat: int) -> list[str]:
-    return [f"MATMUL_N={size}", f'MATMUL_INPUTS=\\"{INPUTS_HEADER}\\"', f"MATMUL_REPEAT={repeat}"]
+def defines(size: int | None, repeat: int, harts: int = 1) -> list[str]:
+    """The plain C build's defines; MATMUL_HARTS only for a team (one hart builds as before)."""
+    team = [f"MATMUL_HARTS={harts}"] if harts > 1 else []
+    return [f"MATMUL_N={size}", f'MATMUL_INPUTS=\\"{INPUTS_HEADER}\\"', f"MATMUL_REPEAT={repeat}",
+            *team]

@@ -34,7 +34,7 @@ INTERRUPTED = "interrupted"
 # Printed by bsp/common/trap.c when the program traps.
 TRAP_MARKER = "BSP TRAP"
 # Exit codes of the BSP itself (bsp/include/bsp.h).
-BSP_EXIT_CODES = {125: "stack overflow", 126: "trap", 134: "abort"}
+BSP_EXIT_CODES = {124: "barrier timeout", 125: "stack overflow", 126: "trap", 134: "abort"}
 
 
 class SimulationError(Exception):
