@@ -60,12 +60,20 @@ def _settings(toml: Path) -> dict[str, Any]:
             data = tomllib.loads(toml.read_text())
         except tomllib.TOMLDecodeError as err:
             raise ModelError(f"{toml}: {err}") from None
-    top = _Place(toml, "top level")
-    top.check_keys(data, TOP_KEYS)
+    settings = imported_settings(toml, data, TOP_KEYS)
     dims = data.get("dims", {})
     if not isinstance(dims, dict) or not all(_whole(v) and v > 0 for v in dims.values()):
-        raise top.error("dims", f"must be a table of positive whole numbers such as "
-                                f"[dims] seq = 49, not {dims!r}")
+        raise _Place(toml, "top level").error(
+            "dims", f"must be a table of positive whole numbers such as [dims] seq = 49, "
+                    f"not {dims!r}")
+    return {"dims": dims, **settings}
+
+
+def imported_settings(toml: Path, data: dict[str, Any], top_keys: tuple[str, ...]
+                      ) -> dict[str, Any]:
+    """What every imported model's model.toml may set (ONNX and TFLite alike), checked."""
+    top = _Place(toml, "top level")
+    top.check_keys(data, top_keys)
     given = data.get("inputs", [])
     if not isinstance(given, list) or not all(isinstance(i, dict) for i in given):
         raise top.error("inputs", "must be an array of tables, written [[inputs]]")
@@ -74,7 +82,7 @@ def _settings(toml: Path) -> dict[str, Any]:
     description = data.get("description", "")
     if not isinstance(description, str):
         raise top.error("description", f"must be a string, not {description!r}")
-    return {"dims": dims, "inputs": given, "description": description,
+    return {"inputs": given, "description": description,
             "tolerance": _tolerance(top, data, "tolerance", DEFAULT_ATOL),
             "rtol": _tolerance(top, data, "rtol", DEFAULT_RTOL),
             "placement": placement(top, data)}

@@ -25,14 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, _generator, _Place, placement
+from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, _generator, _Place
 from ireerv.image.models import InputSpec, Model, ModelError
-from ireerv.image.onnx_models import DEFAULT_ATOL, DEFAULT_RTOL, _tolerance, imported_mlir
+from ireerv.image.onnx_models import imported_mlir, imported_settings
 from ireerv.image.tflite_reader import Tensor, TfliteError, read
 
 TOP_KEYS = ("description", "tolerance", "rtol", "tflite", "placement", "inputs")
 SOURCE_KEYS = ("input", "path")
-INPUT_KEYS = ("generator",)
 FUNCTION = "main"
 
 
@@ -89,20 +88,7 @@ def _pinned_file(toml: Path, table: Any) -> Path:
 
 
 def _settings(toml: Path, data: dict[str, Any]) -> dict[str, Any]:
-    top = _Place(toml, "top level")
-    top.check_keys(data, TOP_KEYS)
-    given = data.get("inputs", [])
-    if not isinstance(given, list) or not all(isinstance(i, dict) for i in given):
-        raise top.error("inputs", "must be an array of tables, written [[inputs]]")
-    for index, item in enumerate(given):
-        _Place(toml, f"[[inputs]] {index}").check_keys(item, INPUT_KEYS)
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise top.error("description", f"must be a string, not {description!r}")
-    return {"inputs": given, "description": description,
-            "tolerance": _tolerance(top, data, "tolerance", DEFAULT_ATOL),
-            "rtol": _tolerance(top, data, "rtol", DEFAULT_RTOL),
-            "placement": placement(top, data)}
+    return imported_settings(toml, data, TOP_KEYS)
 
 
 def _default_generator(tensor: Tensor, index: int) -> dict[str, Any]:

@@ -96,6 +96,41 @@ def compute(vmfb: Path, function: str, inputs: list[np.ndarray], *, module: str 
         return run_child(_CHILD, folder, inputs, [function, module], where, timeout)
 
 
+# A framework's reference as a child program: argv[2] is the work folder, argv[3] the model
+# file, argv[4:] more arguments; the body computes `outputs` from `inputs`.
+_FRAME = """
+import sys
+from pathlib import Path
+import numpy as np
+folder, model, names = Path(sys.argv[2]), sys.argv[3], sys.argv[4:]
+with np.load(folder / "inputs.npz") as data:
+    inputs = [data[f"a{i}"] for i in range(len(data.files))]
+try:
+%s
+except Exception as err:
+    text = " ".join(f"{type(err).__name__}: {err}".split())
+    sys.stderr.write(text[:600] + "\\n")
+    sys.exit(3)
+np.savez(folder / "outputs.npz", **{f"a{i}": np.asarray(a) for i, a in enumerate(outputs)})
+"""
+
+
+def framework_child(body: str) -> str:
+    """The child program that runs `body` (indented code setting `outputs`) in run_child's
+    frame: inputs loaded, any exception one line on stderr and exit code 3."""
+    return _FRAME % body.strip("\n")
+
+
+def package_identity(distribution: str) -> str:
+    """A Python package's version (requirements.txt pins it): a reference depends on it."""
+    from importlib import metadata
+
+    try:
+        return f"{distribution}=={metadata.version(distribution)}"
+    except metadata.PackageNotFoundError:
+        return f"{distribution} (not installed)"
+
+
 def run_child(script: str, folder: Path, inputs: list[np.ndarray], args: list[str],
               where: str, timeout: float) -> list[np.ndarray]:
     """Run `script` on `inputs` in a child process: its argv is the site_scons folder, the

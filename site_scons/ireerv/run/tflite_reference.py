@@ -11,16 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ireerv.run.reference import run_child
+from ireerv.run.reference import framework_child, package_identity, run_child
 
-_CHILD = """
-import sys
-from pathlib import Path
-import numpy as np
-folder, model = Path(sys.argv[2]), sys.argv[3]
-with np.load(folder / "inputs.npz") as data:
-    inputs = [data[f"a{i}"] for i in range(len(data.files))]
-try:
+_CHILD = framework_child("""
     from ai_edge_litert import interpreter as litert
     interp = litert.Interpreter(model_path=model, num_threads=1,
         experimental_op_resolver_type=litert.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
@@ -29,22 +22,12 @@ try:
         interp.set_tensor(detail["index"], value)
     interp.invoke()
     outputs = [interp.get_tensor(d["index"]) for d in interp.get_output_details()]
-except Exception as err:
-    text = " ".join(f"{type(err).__name__}: {err}".split())
-    sys.stderr.write(text[:600] + "\\n")
-    sys.exit(3)
-np.savez(folder / "outputs.npz", **{f"a{i}": np.asarray(a) for i, a in enumerate(outputs)})
-"""
+""")
 
 
 def runtime_identity() -> str:
-    """LiteRT's version (from requirements.txt): the reference depends on it."""
-    from importlib import metadata
-
-    try:
-        return f"ai-edge-litert=={metadata.version('ai-edge-litert')}"
-    except metadata.PackageNotFoundError:
-        return "ai-edge-litert (not installed)"
+    """LiteRT's version: the reference depends on it."""
+    return package_identity("ai-edge-litert")
 
 
 def compute(tflite_file: Path, inputs: list[np.ndarray], *,
