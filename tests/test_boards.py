@@ -38,7 +38,7 @@ def test_cluster4() -> None:
         0, 64 << 20, "code", True)
     assert (spm.origin, spm.length, spm.kind, spm.preloaded) == (
         0x18000000, 256 << 10, "data", False)
-    assert spm.exclusive_data
+    assert spm.exclusive_data and spm.per_hart and not shared.per_hart
     p = b.placement
     assert (p.text, p.rodata, p.rodata_load, p.data, p.data_load) == (
         "shared", "spm0", "shared", "spm0", "shared")
@@ -141,6 +141,8 @@ def edited(text: str, old: str, new: str) -> str:
         ("cluster4", "origin = 0x18000000", "origin = 0x00100000",
          "regions shared and spm0 overlap"),
         ("cluster4", 'text = "shared"', 'text = "spm0"', "text must be in a code region"),
+        ("cluster4", 'kind = "code"', 'kind = "code"\nper_hart = true',
+         r"\[memory.shared\]: per_hart: only one region, of kind data"),
         ("cluster4", 'heap = "spm0"', 'heap = "dram"', "heap in unknown region 'dram'"),
         ("cluster4", 'data_load = "shared"', 'data_load = "spm0"',
          "data_load region spm0 is not preloaded"),

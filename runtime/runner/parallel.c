@@ -16,9 +16,9 @@
 //
 // Memory: the woken harts' stacks (slices of `stacks` below), this file's
 // job record and every binding live where the board puts all data; on the
-// cluster that is core 0's scratchpad, so harts 1-3 reach all their data
-// over the shared path and never touch their own scratchpads (the rule in
-// bsp/README.md holds for every hart).
+// cluster that is core 0's scratchpad, so harts 1-3 reach it over the shared
+// path.  Where the kernels allow it they run their shares from their own
+// scratchpads instead (hart_local.c), with copies of what they need.
 
 #include "parallel.h"
 
@@ -29,6 +29,7 @@
 
 #include "bsp.h"
 #include "bsp_cycles.h"
+#include "hart_local.h"
 #include "iree/hal/local/local_executable.h"
 
 #if RUNNER_HARTS > BSP_HARTS
@@ -49,6 +50,8 @@ typedef struct runner_job_t {
   iree_host_size_t ordinal;
   const iree_hal_executable_dispatch_state_v0_t* dispatch_state;
   uint32_t total;  // workgroups
+  uint32_t first;  // workgroups of hart 0 (0: every hart takes the same)
+  runner_local_job_t local;  // for harts running from their own scratchpads
   iree_byte_span_t local_memory[RUNNER_HARTS];
   iree_status_code_t status[RUNNER_HARTS];
 } runner_job_t;
@@ -65,10 +68,15 @@ static uint32_t busy[RUNNER_HARTS];
 
 static iree_status_code_t run_share(unsigned hart);
 
+// Of the current dispatch: each hart's cycles, and those it spent copying in.
+static uint32_t share_cycles[RUNNER_HARTS];
+static uint32_t copy_cycles[RUNNER_HARTS];
+
 static iree_status_code_t run_share_timed(unsigned hart) {
   const uint32_t begin = (uint32_t)bsp_cycles();
   const iree_status_code_t code = run_share(hart);
-  busy[hart] += (uint32_t)bsp_cycles() - begin;
+  share_cycles[hart] = (uint32_t)bsp_cycles() - begin;
+  busy[hart] += share_cycles[hart];
   return code;
 }
 
@@ -76,7 +84,14 @@ static iree_status_code_t run_share_timed(unsigned hart) {
 // longest share take part (4 workgroups on 3 harts: 2 + 2 + 0, not 1 + 1 + 2,
 // so fewer harts compete for the fetch port and the shared path), and the
 // larger shares go to the lowest harts: hart 0 reads its data in one cycle.
-static uint32_t share_begin(uint32_t total, unsigned hart) {
+// With `first` set, hart 0 takes that many and the others share the rest.
+static uint32_t share_begin(uint32_t total, uint32_t first, unsigned hart) {
+  if (first) {
+    if (hart == 0) return 0;
+    const uint32_t rest = total - first, others = RUNNER_HARTS - 1;
+    const uint32_t base = rest / others, extra = rest % others, k = hart - 1;
+    return first + k * base + (k < extra ? k : extra);
+  }
   const uint32_t longest = (total + RUNNER_HARTS - 1) / RUNNER_HARTS;
   const uint32_t active = (total + longest - 1) / longest;
   if (hart >= active) return total;
@@ -86,9 +101,13 @@ static uint32_t share_begin(uint32_t total, unsigned hart) {
 
 static iree_status_code_t run_share(unsigned hart) {
   const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
-  const uint32_t begin = share_begin(job.total, hart);
-  const uint32_t end = share_begin(job.total, hart + 1);
+  const uint32_t begin = share_begin(job.total, job.first, hart);
+  const uint32_t end = share_begin(job.total, job.first, hart + 1);
   if (begin == end) return IREE_STATUS_OK;
+  if (hart && job.local.fn) {
+    const uint32_t code = runner_local_share(&job.local, hart, begin, end);
+    if (code != RUNNER_LOCAL_DOES_NOT_FIT) return (iree_status_code_t)code;
+  }
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
   iree_alignas(64) iree_hal_executable_workgroup_state_v0_t state = {
       .workgroup_id_x = begin % d->workgroup_count_x,
@@ -111,6 +130,55 @@ static iree_status_code_t run_share(unsigned hart) {
     }
   }
   return IREE_STATUS_OK;
+}
+
+// Harts that run from their own scratchpads first pay for their copies, so an
+// even split leaves hart 0 idle at the end.  Per dispatch site, hart 0's
+// share comes from the last dispatch's timings: hart 0 at a0 cycles per
+// workgroup; the others at c (copying) + a1 per workgroup.
+#define SITE_CAPACITY 8
+typedef struct site_t {
+  const iree_hal_local_executable_t* executable;
+  iree_host_size_t ordinal;
+  uint32_t first;
+} site_t;
+static site_t sites[SITE_CAPACITY];
+static uint32_t site_count;
+
+static site_t* find_site(const iree_hal_local_executable_t* executable,
+                         iree_host_size_t ordinal) {
+  for (uint32_t i = 0; i < site_count; ++i) {
+    if (sites[i].executable == executable && sites[i].ordinal == ordinal) {
+      return &sites[i];
+    }
+  }
+  if (site_count == SITE_CAPACITY) return NULL;
+  sites[site_count] = (site_t){executable, ordinal, 0};
+  return &sites[site_count++];
+}
+
+static uint32_t balanced_first(void) {
+  const uint32_t total = job.total, n0 = share_begin(total, job.first, 1);
+  uint32_t a1 = 0, c = 0;
+  for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
+    const uint32_t n = share_begin(total, job.first, h + 1) -
+                       share_begin(total, job.first, h);
+    if (!n || !copy_cycles[h]) continue;  // idle, or ran in place
+    if (copy_cycles[h] > c) c = copy_cycles[h];
+    const uint32_t a = (share_cycles[h] - copy_cycles[h]) / n;
+    if (a > a1) a1 = a;
+  }
+  if (!n0 || !a1) return job.first;
+  const uint64_t a0 = share_cycles[0] / n0;
+  uint32_t best = job.first;
+  uint64_t best_cycles = UINT64_MAX;
+  for (uint32_t k = 1; k < total; ++k) {
+    const uint32_t per = (total - k + RUNNER_HARTS - 2) / (RUNNER_HARTS - 1);
+    const uint64_t mine = a0 * k, theirs = c + (uint64_t)a1 * per;
+    const uint64_t longest = mine > theirs ? mine : theirs;
+    if (longest < best_cycles) best_cycles = longest, best = k;
+  }
+  return best;
 }
 
 static void worker(unsigned hart, void* arg) {
@@ -152,6 +220,16 @@ static iree_status_t dispatch(
                            executable, ordinal, dispatch_state, &state, 0)
                      : iree_ok_status();
   }
+  job.local = (runner_local_job_t){
+      .fn = runner_local_entry(executable, ordinal, dispatch_state),
+      .environment = &executable->environment,
+      .dispatch_state = dispatch_state,
+      .local_memory_size = (uint32_t)local_memory.data_length,
+      .copy_cycles = copy_cycles,
+  };
+  site_t* site = job.local.fn ? find_site(executable, ordinal) : NULL;
+  job.first = site && site->first < job.total ? site->first : 0;
+  for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
   // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
   iree_status_code_t code = IREE_STATUS_OK;
   for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
@@ -165,6 +243,7 @@ static iree_status_t dispatch(
     bsp_barrier_wait();
     job.status[0] = run_share_timed(0);
     bsp_barrier_wait();
+    if (site) site->first = balanced_first();
     for (unsigned h = 0; h < RUNNER_HARTS; ++h) {
       if (code == IREE_STATUS_OK) code = job.status[h];
     }

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
-from ireerv.image import iree_build, iree_compile, layout, plain_c, runner_data
+from ireerv.image import hart_local, iree_build, iree_compile, layout, plain_c, runner_data
 from ireerv.image.models import Model, ModelError
 from ireerv.inputs import identity
 from ireerv.inputs.cache import ensure_dir
@@ -28,6 +28,7 @@ from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 PARALLEL_SOURCE = iree_build.RUNNER_DIR / "parallel.c"
+HART_LOCAL_SOURCE = iree_build.RUNNER_DIR / "hart_local.c"
 
 
 @dataclass
@@ -274,14 +275,39 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
                               f"{layout.inputs_digest(model, size)}")],
         short_action(_model_data), MODEL_SPEC=model, MODEL_SIZE=size, MODULE_NAME=module)
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[("RUNNER_HARTS", harts)])
+    sources = [("model_module", module_c), ("model_data", data_c),
+               ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE))]
+    extra = []
+    if harts > 1:
+        extra = _hart_local_check(renv, idir, kernel_o)
+        sources.append(("hart_local", str(HART_LOCAL_SOURCE)))
     objects = []
-    for name, src in (("model_module", module_c), ("model_data", data_c),
-                      ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE))):
+    for name, src in sources:
         oenv = _control_program_env(renv, benv) if name == "model_module" else renv
         obj = oenv.Object(f"{idir}/{name}.o", src)
-        renv.Depends(obj, [runtime_libs, module_h, kernel_h])
+        renv.Depends(obj, [runtime_libs, module_h, kernel_h, *extra])
         objects += obj
     return [*objects, kernel_o]
+
+
+def _hart_local_check(renv, idir: str, kernel_o) -> list:
+    """hart_local_check.h: may harts 1.. run the kernels from their own scratchpads?"""
+    board: Board = renv["BOARD_SPEC"]
+    if not any(r.per_hart for r in board.memory):
+        text = renv.Value(hart_local.header("the board has no per-hart memory"))
+        return renv.Command(f"{idir}/{hart_local.HEADER}", text, short_action(write_value))
+    header = renv.Command(f"{idir}/{hart_local.HEADER}", kernel_o,
+                          short_action(_write_hart_local_check))
+    renv.Depends(header, hart_local.__file__)  # the rule itself
+    return header
+
+
+def _write_hart_local_check(target, source, env):
+    try:
+        reason = hart_local.in_place_reason(Path(str(source[0])))
+    except hart_local.HartLocalError as err:
+        build_error(err)
+    Path(str(target[0])).write_text(hart_local.header(reason))
 
 
 def _plain_c_objects(benv, model: Model, size: int | None, idir: str, harts: int) -> list:

@@ -14,6 +14,9 @@
 #define BSP_MEM_SHARED_LENGTH 0x4000000
 #define BSP_MEM_SPM0_ORIGIN 0x18000000
 #define BSP_MEM_SPM0_LENGTH 0x40000
+/* Every hart's own copy of a region: hart h's at ORIGIN + h * LENGTH */
+#define BSP_HART_LOCAL_ORIGIN 0x18000000
+#define BSP_HART_LOCAL_LENGTH 0x40000
 
 /* Devices */
 #define BSP_CONSOLE_KIND_TB_PRINT 1

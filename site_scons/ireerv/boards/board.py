@@ -50,6 +50,9 @@ class MemoryRegion(Region):
     # heap) must live in this region, and device accesses must wait for
     # completion (BSP_IO_BARRIER).
     exclusive_data: bool = False
+    # True when every core has a region like this one of its own, core h's at
+    # origin + h * length (the cluster's scratchpads; this one is hart 0's).
+    per_hart: bool = False
 
 
 @dataclass(frozen=True)

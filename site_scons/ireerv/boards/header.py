@@ -32,6 +32,11 @@ def config_header(board: Board) -> str:
         m = _macro(r.name)
         lines += [f"#define BSP_MEM_{m}_ORIGIN {r.origin:#010x}",
                   f"#define BSP_MEM_{m}_LENGTH {r.length:#x}"]
+    for r in board.memory:
+        if r.per_hart:
+            lines += ["/* Every hart's own copy of a region: hart h's at ORIGIN + h * LENGTH */",
+                      f"#define BSP_HART_LOCAL_ORIGIN {r.origin:#010x}",
+                      f"#define BSP_HART_LOCAL_LENGTH {r.length:#x}"]
     lines += ["", "/* Devices */"]
     for d in board.devices.values():
         m = _macro(d.name)

@@ -142,7 +142,8 @@ def _parse_memory(table: dict[str, Any]) -> tuple[MemoryRegion, ...]:
             raise BoardError(f"{where}: region names are C identifiers in lower case")
         if not isinstance(item, dict):
             raise BoardError(f"{where}: must be a table")
-        _check_keys(item, ("origin", "length", "kind", "preloaded", "exclusive_data"), where)
+        _check_keys(item, ("origin", "length", "kind", "preloaded", "exclusive_data",
+                           "per_hart"), where)
         origin = _get(item, "origin", int, where)
         length = _get(item, "length", int, where)
         if origin < 0 or length <= 0 or origin + length > 1 << 32:
@@ -154,11 +155,14 @@ def _parse_memory(table: dict[str, Any]) -> tuple[MemoryRegion, ...]:
             kind=_get(item, "kind", str, where),
             preloaded=_opt(item, "preloaded", bool, where, True),
             exclusive_data=_opt(item, "exclusive_data", bool, where, False),
+            per_hart=_opt(item, "per_hart", bool, where, False),
         )
         if region.kind not in MEMORY_KINDS:
             raise BoardError(f"{where}: kind must be one of {', '.join(MEMORY_KINDS)}")
         if region.kind == "code" and not region.preloaded:
             raise BoardError(f"{where}: a code region must be preloaded")
+        if region.per_hart and (region.kind != "data" or any(r.per_hart for r in regions)):
+            raise BoardError(f"{where}: per_hart: only one region, of kind data")
         regions.append(region)
     if not regions:
         raise BoardError("[memory]: no regions")

@@ -1,0 +1,286 @@
+// Harts 1.. running their share of a dispatch from their own scratchpads
+// (hart_local.h says why).
+//
+// The scratchpad rule (bsp/README.md): a core must not issue an access to its
+// own scratchpad while one of its shared-path accesses is still in flight.
+// So a woken hart lives in one of two modes and never mixes them:
+// - in place (parallel.c, the barrier, this file's runner_local_share): all
+//   its data, its stack included, is in core 0's scratchpad, reached over the
+//   shared path;
+// - local (local_share below): stack, copies and state in its own
+//   scratchpad; the only shared-path accesses are the explicit ones here,
+//   each waiting for its response before the next access (a load's result is
+//   used at once; a store is followed by a load of the same word).
+// on_stack switches between them: it first waits for every earlier
+// shared-path access (a load from the old stack, used at once: the path
+// answers in order), then moves the stack pointer into the hart's own
+// scratchpad.  The kernels themselves touch only their arguments, which are
+// all local copies, and their stack: RUNNER_HART_LOCAL is 1 only when the
+// kernel objects and the code they call refer to no data
+// (site_scons/ireerv/image/hart_local.py).
+//
+// Writing back: every binding is copied twice (the copy the kernel works on
+// and the untouched original); afterwards every byte that differs is written
+// to the shared buffer.  Workgroups write disjoint parts of the outputs, so
+// bytes a hart did not change are never written, whatever other harts did.
+
+#include "hart_local.h"
+
+#include <stddef.h>
+
+#include "bsp_config.h"
+#include "hart_local_check.h"
+#include "runner.h"
+
+#if defined(BSP_HART_LOCAL_ORIGIN) && RUNNER_HART_LOCAL
+
+#define LOCAL_STACK (16 * 1024)
+#define MAX_BINDINGS 32
+#define MAX_CONSTANTS 64
+
+typedef struct local_frame_t {
+  runner_local_job_t job;
+  iree_hal_executable_environment_v0_t environment;
+  iree_hal_executable_dispatch_state_v0_t dispatch;
+  void* bindings[MAX_BINDINGS];
+  size_t lengths[MAX_BINDINGS];
+  uint8_t* shared[MAX_BINDINGS];
+  uint8_t* originals[MAX_BINDINGS];
+  uint32_t constants[MAX_CONSTANTS];
+  iree_alignas(64) iree_hal_executable_workgroup_state_v0_t workgroup;
+} local_frame_t;
+
+static inline uint32_t round_word(size_t bytes) { return (bytes + 3) & ~3u; }
+static inline uint8_t* align64(uint8_t* p) {
+  return (uint8_t*)(((uintptr_t)p + 63) & ~(uintptr_t)63);
+}
+
+// Shared-path words into the scratchpad (one or two copies): each load's
+// result is stored at once, so the load has completed before the store.
+static void copy_in(uint32_t* copy, uint32_t* second, const uint32_t* shared,
+                    uint32_t bytes) {
+  const uint32_t* end = shared + bytes / 4;
+  while (shared < end) {
+    uint32_t word;
+    __asm__ volatile("lw %0, 0(%1)\n\taddi %0, %0, 0"
+                     : "=r"(word)
+                     : "r"(shared)
+                     : "memory");
+    *copy++ = word;
+    if (second) *second++ = word;
+    ++shared;
+  }
+}
+
+// Stores the bytes of `value` selected by `mask` (bit b: byte b) to the
+// shared word at `word` and returns when they have completed: the stores go
+// out back to back, then a load of the same word waits for them (the shared
+// path answers in order).  One asm block, so that no scratchpad access can
+// come between them.
+static inline void store_bytes(uint32_t* word, uint32_t value, uint32_t mask) {
+  uint32_t t0, t1;
+  __asm__ volatile(
+      "li %1, 15\n\t"
+      "bne %4, %1, 1f\n\t"
+      "sw %3, 0(%2)\n\t"
+      "j 5f\n"
+      "1:\tandi %1, %4, 1\n\t"
+      "beqz %1, 2f\n\t"
+      "sb %3, 0(%2)\n"
+      "2:\tandi %1, %4, 2\n\t"
+      "beqz %1, 3f\n\t"
+      "srli %0, %3, 8\n\t"
+      "sb %0, 1(%2)\n"
+      "3:\tandi %1, %4, 4\n\t"
+      "beqz %1, 4f\n\t"
+      "srli %0, %3, 16\n\t"
+      "sb %0, 2(%2)\n"
+      "4:\tandi %1, %4, 8\n\t"
+      "beqz %1, 5f\n\t"
+      "srli %0, %3, 24\n\t"
+      "sb %0, 3(%2)\n"
+      "5:\tlw %0, 0(%2)\n\t"
+      "addi %0, %0, 0"
+      : "=&r"(t0), "=&r"(t1)
+      : "r"(word), "r"(value), "r"(mask)
+      : "memory");
+}
+
+// Every byte of `work` that differs from `original`, to `shared`.
+static void write_back(uint8_t* shared, const uint32_t* work,
+                       const uint32_t* original, uint32_t bytes) {
+  for (uint32_t i = 0; i < bytes / 4; ++i) {
+    const uint32_t now = work[i], diff = now ^ original[i];
+    if (!diff) continue;
+    const uint32_t mask = ((diff & 0xff) != 0) | ((diff & 0xff00) != 0) << 1 |
+                          ((diff & 0xff0000) != 0) << 2 |
+                          ((diff & 0xff000000) != 0) << 3;
+    store_bytes((uint32_t*)(shared + 4 * i), now, mask);
+  }
+}
+
+// Lays out and fills the copies; returns false if they do not fit.
+static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
+                          uint8_t** local_memory) {
+  iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
+  const unsigned n = d->binding_count;
+  copy_in((uint32_t*)f->shared, NULL, (const uint32_t*)d->binding_ptrs, 4 * n);
+  copy_in((uint32_t*)f->lengths, NULL, (const uint32_t*)d->binding_lengths,
+          4 * n);
+  copy_in(f->constants, NULL, d->constants, 4 * d->constant_count);
+  for (unsigned i = 0; i < n; ++i) {
+    const uint32_t bytes = round_word(f->lengths[i]);
+    f->bindings[i] = free = align64(free);
+    f->originals[i] = free += bytes;
+    free += bytes;
+    if (free > limit) return false;
+  }
+  *local_memory = free = align64(free);
+  if (free + f->job.local_memory_size > limit) return false;
+  for (unsigned i = 0; i < n; ++i) {
+    copy_in(f->bindings[i], (uint32_t*)f->originals[i],
+            (const uint32_t*)f->shared[i], round_word(f->lengths[i]));
+  }
+  d->binding_ptrs = f->bindings;
+  d->binding_lengths = f->lengths;
+  d->constants = f->constants;
+  return true;
+}
+
+// Runs on the hart's own stack (on_stack): touches the shared path only
+// through copy_in, store_word and store_byte.
+static inline uint32_t cycles(void) {
+  uint32_t value;
+  __asm__ volatile("csrr %0, mcycle" : "=r"(value));
+  return value;
+}
+
+static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
+                            uint32_t begin, uint32_t end) {
+  const uint32_t start = cycles();
+  uint8_t* base = (uint8_t*)(BSP_HART_LOCAL_ORIGIN + hart * BSP_HART_LOCAL_LENGTH);
+  uint8_t* limit = base + BSP_HART_LOCAL_LENGTH - LOCAL_STACK;
+  local_frame_t* f = (local_frame_t*)base;
+  copy_in((uint32_t*)&f->job, NULL, (const uint32_t*)job, sizeof *job);
+  copy_in((uint32_t*)&f->environment, NULL,
+          (const uint32_t*)f->job.environment, sizeof f->environment);
+  copy_in((uint32_t*)&f->dispatch, NULL,
+          (const uint32_t*)f->job.dispatch_state, sizeof f->dispatch);
+  iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
+  uint8_t* local_memory = NULL;
+  if (d->binding_count > MAX_BINDINGS || d->constant_count > MAX_CONSTANTS ||
+      !copy_bindings(f, (uint8_t*)(f + 1), limit, &local_memory)) {
+    return RUNNER_LOCAL_DOES_NOT_FIT;
+  }
+  store_bytes(&f->job.copy_cycles[hart], cycles() - start, 15);
+  const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
+  iree_hal_executable_workgroup_state_v0_t* w = &f->workgroup;
+  *w = (iree_hal_executable_workgroup_state_v0_t){
+      .workgroup_id_x = begin % d->workgroup_count_x,
+      .workgroup_id_y = (begin % per_z) / d->workgroup_count_x,
+      .workgroup_id_z = begin / per_z,
+      .processor_id = hart,
+      .local_memory = local_memory,
+      .local_memory_size = f->job.local_memory_size,
+  };
+  uint32_t code = IREE_STATUS_OK;
+  for (uint32_t i = begin; i < end && code == IREE_STATUS_OK; ++i) {
+    if (f->job.fn(&f->environment, d, w)) code = IREE_STATUS_INTERNAL;
+    if (++w->workgroup_id_x == d->workgroup_count_x) {
+      w->workgroup_id_x = 0;
+      if (++w->workgroup_id_y == d->workgroup_count_y) {
+        w->workgroup_id_y = 0;
+        ++w->workgroup_id_z;
+      }
+    }
+  }
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    write_back(f->shared[i], f->bindings[i], (const uint32_t*)f->originals[i],
+               round_word(f->lengths[i]));
+  }
+  return code;
+}
+
+// fn(a0, a1, a2, a3) on the stack whose top is `top`, after every earlier
+// shared-path access has completed (see the top of this file).
+__attribute__((naked, noinline)) static uint32_t on_stack(
+    const runner_local_job_t* job, unsigned hart, uint32_t begin, uint32_t end,
+    uint32_t (*fn)(const runner_local_job_t*, unsigned, uint32_t, uint32_t),
+    uintptr_t top) {
+  __asm__ volatile(
+      "addi sp, sp, -16\n\t"
+      "sw ra, 12(sp)\n\t"
+      "sw s0, 8(sp)\n\t"
+      "mv s0, sp\n\t"
+      "lw t0, 8(sp)\n\t"
+      "addi t0, t0, 0\n\t"
+      "mv sp, a5\n\t"
+      "jalr a4\n\t"
+      "mv sp, s0\n\t"
+      "lw s0, 8(sp)\n\t"
+      "lw ra, 12(sp)\n\t"
+      "addi sp, sp, 16\n\t"
+      "ret");
+}
+
+uint32_t runner_local_share(const runner_local_job_t* job, unsigned hart,
+                            uint32_t begin, uint32_t end) {
+  const uintptr_t top =
+      BSP_HART_LOCAL_ORIGIN + (uintptr_t)(hart + 1) * BSP_HART_LOCAL_LENGTH;
+  return on_stack(job, hart, begin, end, local_share, top);
+}
+
+static bool bindings_allow(const iree_hal_executable_dispatch_state_v0_t* d) {
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    const uintptr_t a = (uintptr_t)d->binding_ptrs[i];
+    if (a & 3) return false;
+    for (unsigned j = 0; j < i; ++j) {
+      const uintptr_t b = (uintptr_t)d->binding_ptrs[j];
+      if (a < b + d->binding_lengths[j] && b < a + d->binding_lengths[i]) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+iree_hal_executable_dispatch_v0_t runner_local_entry(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state) {
+  if (!bindings_allow(dispatch_state)) return NULL;
+  if (!executable->dispatch_attrs && runner_model.library_count != 1) {
+    return NULL;  // the executable's library cannot be told apart
+  }
+  for (iree_host_size_t l = 0; l < runner_model.library_count; ++l) {
+    const iree_hal_executable_library_header_t** header =
+        runner_model.libraries[l](IREE_HAL_EXECUTABLE_LIBRARY_VERSION_LATEST,
+                                  &executable->environment);
+    if (!header) continue;
+    const iree_hal_executable_library_v0_t* library =
+        (const iree_hal_executable_library_v0_t*)header;
+    if (library->exports.attrs != executable->dispatch_attrs ||
+        ordinal >= library->exports.count) {
+      continue;
+    }
+    if (library->imports.count || library->constants.count) return NULL;
+    return library->exports.ptrs[ordinal];
+  }
+  return NULL;
+}
+
+#else  // harts run their shares in place
+
+uint32_t runner_local_share(const runner_local_job_t* job, unsigned hart,
+                            uint32_t begin, uint32_t end) {
+  (void)job, (void)hart, (void)begin, (void)end;
+  return RUNNER_LOCAL_DOES_NOT_FIT;
+}
+
+iree_hal_executable_dispatch_v0_t runner_local_entry(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state) {
+  (void)executable, (void)ordinal, (void)dispatch_state;
+  return NULL;
+}
+
+#endif

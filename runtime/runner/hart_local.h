@@ -1,0 +1,42 @@
+// Harts 1.. running their share of a dispatch from their own scratchpads.
+//
+// On the cluster every data access of harts 1-3 to core 0's scratchpad
+// crosses the shared path: about 22 cycles, one transaction at a time for the
+// whole cluster.  When the kernels allow it (hart_local.h, generated from the
+// kernel objects: RUNNER_HART_LOCAL), a woken hart copies the dispatch state,
+// the environment and every binding into its own scratchpad, runs its
+// workgroups there on a stack of its own, and writes back the bytes its
+// workgroups changed.  See hart_local.c for how the scratchpad rule holds.
+#ifndef RUNNER_HART_LOCAL_H_
+#define RUNNER_HART_LOCAL_H_
+
+#include <stdint.h>
+
+#include "iree/hal/local/local_executable.h"
+
+// What hart 0 publishes for a dispatch (in the shared job record).
+typedef struct runner_local_job_t {
+  iree_hal_executable_dispatch_v0_t fn;  // NULL: every hart runs in place
+  const iree_hal_executable_environment_v0_t* environment;
+  const iree_hal_executable_dispatch_state_v0_t* dispatch_state;
+  uint32_t local_memory_size;
+  uint32_t* copy_cycles;  // per hart: cycles spent copying in (written back)
+} runner_local_job_t;
+
+// runner_local_share's answer when the copies do not fit the scratchpad.
+#define RUNNER_LOCAL_DOES_NOT_FIT 0xffffffffu
+
+// Hart 0: the dispatch's entry point when harts may run it from their own
+// scratchpads (no imports, no executable constants, word-aligned bindings
+// that do not overlap), else NULL.
+iree_hal_executable_dispatch_v0_t runner_local_entry(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state);
+
+// Hart `hart` (>= 1): workgroups [begin, end) of the published dispatch, run
+// from its own scratchpad.  An iree_status_code_t, or RUNNER_LOCAL_DOES_NOT_FIT
+// (nothing ran: the caller runs the share in place).
+uint32_t runner_local_share(const runner_local_job_t* job, unsigned hart,
+                            uint32_t begin, uint32_t end);
+
+#endif  // RUNNER_HART_LOCAL_H_
