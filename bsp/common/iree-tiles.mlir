@@ -1,4 +1,4 @@
-// Tile sizes for f32 matmuls on cores without an FPU (rv32imc), read by
+// Tile sizes for f32 and int8 matmuls on cores without an FPU (rv32imc), read by
 // iree-compile through --iree-codegen-transform-dialect-library (board.toml,
 // [iree] library).
 //
@@ -10,6 +10,14 @@
 // multiply-accumulate.  Loop peeling keeps the main loop free of lane masks
 // (a remainder loop handles N not divisible by 4).  Only a 3-loop multiply-add
 // contraction matches; every other op keeps IREE's own choice.
+//
+// int8 matmuls (i8 x i8 summed in i32): IREE's default 8 x 32 tile holds 256
+// sums, far more than the 31 registers, so two thirds of the kernel's
+// instructions were loads and stores (int8 64x64x64 on cluster4: 1,789,591
+// cycles).  A 2 x 4 register tile keeps its eight sums in registers and loads
+// six operands per eight multiply-adds: 926,967 cycles, the same bits.  Row
+// blocks of 2 (32 workgroups at M = 64) were 3 % faster on one hart than one
+// workgroup, so both files use them.
 //
 // One workgroup per matmul up to 64 x 64: on one hart that is fastest.  Images
 // with HARTS > 1 use iree-tiles-harts.mlir ([iree] harts_library), the same
@@ -42,10 +50,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
+  transform.named_sequence @match_i8_matmul(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c3 = transform.param.constant 3 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %rank, %c3 : !transform.param<i64>
+      transform.match.structured.body %s {contraction = ["arith.muli", "arith.addi"]}
+          : !transform.any_op
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [2, 64, 0],
+                                                  vector_common_parallel = [2, 4, 0],
+                                                  vector_reduction = [0, 0, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUDoubleTilingExpert, {enable_loop_peeling}>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
   transform.named_sequence @__kernel_config(%variant_op: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %res = transform.foreach_match in %variant_op
-        @match_f32_matmul -> @apply_op_config
+        @match_f32_matmul -> @apply_op_config,
+        @match_i8_matmul -> @apply_op_config
       : (!transform.any_op) -> !transform.any_op
     transform.yield %res : !transform.any_op
   }
