@@ -11,7 +11,9 @@
  * NUM_MHPMCOUNTERS = 1 in the testbench).
  *
  * Kernels: mac (int32 multiply-accumulate), mac8 (the same unrolled 8x),
- * f32 (a*b+c through the linked soft-float routines), divu (a divide loop).
+ * f32 (a*b+c through the linked soft-float routines), divu (a divide loop),
+ * i8tile (int8 products summed in a 2x4 tile of int32 registers, the shape
+ * of the int8 matmul kernel that bsp/common/iree-tiles.mlir asks for).
  *
  * Output (hart 0 alone prints):
  *   CAPINFO <softfloat> <loops> <elements> <harts>
@@ -52,6 +54,7 @@ typedef struct {
   int32_t a[ELEMS], b[ELEMS];
   float fa[ELEMS], fb[ELEMS], fc[ELEMS], fo[ELEMS];
   uint32_t num[ELEMS], den[ELEMS];
+  int8_t qa[2][ELEMS], qb[ELEMS][4];
 } data_t;
 
 static inline float u2f(uint32_t bits) {
@@ -106,7 +109,26 @@ static NOINLINE uint32_t k_divu(data_t *d, unsigned loops) {
   return acc;
 }
 
-static const char *const kernel_names[] = {"mac", "mac8", "f32", "divu"};
+static NOINLINE uint32_t k_i8tile(data_t *d, unsigned loops) {
+  uint32_t sum = 0;
+  for (unsigned r = 0; r < loops; ++r) {
+    int32_t c[2][4] = {{0}};
+#pragma GCC unroll 1
+    for (unsigned k = 0; k < ELEMS; ++k) {
+      const int32_t a0 = d->qa[0][k], a1 = d->qa[1][k];
+      for (unsigned j = 0; j < 4; ++j) {
+        const int32_t b = d->qb[k][j];
+        c[0][j] += a0 * b;
+        c[1][j] += a1 * b;
+      }
+    }
+    for (unsigned j = 0; j < 4; ++j) sum = sum * 31u + (uint32_t)(c[0][j] ^ c[1][j]);
+    __asm__ volatile("" ::: "memory");
+  }
+  return sum;
+}
+
+static const char *const kernel_names[] = {"mac", "mac8", "f32", "divu", "i8tile"};
 #define KERNELS (sizeof(kernel_names) / sizeof(kernel_names[0]))
 
 /* Harts other than 0 must not read anything in .rodata/.data/.bss (hart 0's
@@ -122,7 +144,8 @@ static uint32_t run_kernel(unsigned kernel, data_t *d) {
     for (unsigned i = 0; i < ELEMS; ++i) sum = sum * 31u + f2u(d->fo[i]);
     return sum;
   }
-  return k_divu(d, CAP_LOOPS);
+  if (kernel == 3) return k_divu(d, CAP_LOOPS);
+  return k_i8tile(d, CAP_LOOPS);
 }
 
 /* Hart 0's operands; the others copy them (the same operands, the same instructions). */
@@ -141,6 +164,8 @@ static void fill(data_t *d) {
     d->fo[i] = 0.0f;
     d->num[i] = x | 0x80000000u; /* large quotients: the divider's slow case */
     d->den[i] = 3u + (x >> 28);
+    d->qa[0][i] = (int8_t)(x >> 3), d->qa[1][i] = (int8_t)(x >> 11);
+    for (unsigned j = 0; j < 4; ++j) d->qb[i][j] = (int8_t)(x >> (5 * j + 2));
   }
 }
 

@@ -49,6 +49,7 @@ LABELS = {
     "mac8": "same, unrolled 8×",
     "f32": "f32 `a*b+c`",
     "divu": "`divu` loop",
+    "i8tile": "int8 2×4 register tile",
 }
 SOFT_FLOAT_KERNELS = ("f32",)  # the rows that depend on the soft-float routines
 
