@@ -25,9 +25,20 @@ int m_dispatch_0_lookup(const int* a, int* b, int n) {
   return 0;
 }
 """,
-    # Calls a routine of another object (soft-float): bound by instruction fetch.
+    # Calls a soft-float routine: bound by instruction fetch.
     "calls": """
 float m_dispatch_0_scale(float x, float y) { return x * y; }
+""",
+    # Calls a routine of another object that reads only its arguments, storing bytes.
+    "copies": """
+void copy_bytes(char* d, const char* s, int n);
+int m_dispatch_1_copy(char* d, const char* s, int n) { copy_bytes(d, s, n); return 0; }
+""",
+    "copy_bytes": """
+void copy_bytes(char* d, const char* s, int n) { while (n--) *d++ = *s++; }
+""",
+    "softfloat": """
+float __mulsf3(float a, float b) { (void)b; return a; }
 """,
     # Helpers that no entry point calls do not count.
     "unused_helper": """
@@ -51,30 +62,84 @@ def objects(toolchain, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
         c.write_text(source)
         built[name] = out / f"{name}.o"
         subprocess.run([str(toolchain.tool("gcc")), "-march=rv32imc", "-mabi=ilp32", "-O2",
+                        "-fno-builtin", "-ffreestanding",
                         "-ffunction-sections", "-fdata-sections", "-c", str(c), "-o",
                         str(built[name])], check=True)
     return built
 
 
+def _check(objects, kernel: str, others: tuple[str, ...] = ()):
+    return hart_local.check(objects[kernel], [objects["softfloat"]],
+                            [objects[o] for o in others])
+
+
 def test_a_kernel_that_reads_only_its_arguments_may_run_locally(objects) -> None:
-    assert hart_local.in_place_reason(objects["pure"]) is None
-    assert hart_local.in_place_reason(objects["unused_helper"]) is None
-    assert "#define RUNNER_HART_LOCAL 1" in hart_local.header(None)
+    assert _check(objects, "pure") == (None, True)
+    assert _check(objects, "unused_helper") == (None, True)
+    text = hart_local.header(None, True, {"m_dispatch_0_add": (1, 2)})
+    assert "#define RUNNER_HART_LOCAL 1" in text
+    assert "#define RUNNER_HART_LOCAL_WORD_STORES 1" in text
+    assert '{"m_dispatch_0_add", 0x1u, 0x2u}, \\\n  {0, 0, 0}' in text
+
+
+def test_called_code_is_followed_and_its_byte_stores_seen(objects) -> None:
+    assert _check(objects, "copies", ("copy_bytes",)) == (None, False)
+    reason, _ = _check(objects, "copies")
+    assert reason == ("m_dispatch_1_copy calls copy_bytes, which is not among the "
+                      "checked objects")
 
 
 def test_a_constant_table_keeps_the_harts_in_place(objects) -> None:
-    reason = hart_local.in_place_reason(objects["table"])
+    reason, _ = _check(objects, "table")
     assert reason is not None and reason.startswith("m_dispatch_0_lookup reads ")
     assert "#define RUNNER_HART_LOCAL 0" in hart_local.header(reason)
 
 
-def test_a_call_out_keeps_the_harts_in_place(objects) -> None:
-    reason = hart_local.in_place_reason(objects["calls"])
-    assert reason == "m_dispatch_0_scale calls __mulsf3 (bound by instruction fetch, not data)"
+def test_soft_float_kernels_stay_in_place(objects) -> None:
+    reason, _ = _check(objects, "calls")
+    assert reason == ("m_dispatch_0_scale calls __mulsf3: soft-float kernels are bound by "
+                      "instruction fetch, not data")
 
 
 def test_an_unreadable_object_is_one_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "model_kernel.o"
     bad.write_bytes(b"not an object")
     with pytest.raises(hart_local.HartLocalError, match="cannot read the object"):
-        hart_local.in_place_reason(bad)
+        hart_local.check(bad, [], [])
+
+
+SOURCES = """
+hal.executable private @e {
+  hal.executable.variant public @v target(#t) {
+    hal.executable.export public @m_dispatch_0_mm ordinal(0) layout(#l) count() {
+    }
+    builtin.module {
+      func.func @m_dispatch_0_mm() {
+        %0 = hal.interface.binding.subspan layout(#l) binding(0) alignment(64) offset(%c0) \
+flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x4xi8>>
+        %1 = hal.interface.binding.subspan layout(#l) binding(1) alignment(64) offset(%c0) \
+flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4x4xi32>>
+        %2 = hal.interface.binding.subspan layout(#l) binding(2) alignment(64) offset(%c0) \
+flags(Indirect) : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xi32>>
+        %3 = hal.interface.binding.subspan layout(#l) binding(3) alignment(64) offset(%c0) \
+flags(Indirect) : memref<4xi32>
+        return
+      }
+      func.func @m_dispatch_1_twice() {
+        %0 = hal.interface.binding.subspan layout(#l) binding(0) alignment(64) offset(%c0) \
+flags(Indirect) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<4xi8>>
+        %1 = hal.interface.binding.subspan layout(#l) binding(0) alignment(64) offset(%c4) \
+flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<4xi8>>
+        return
+      }
+    }
+  }
+}
+"""
+
+
+def test_binding_access_from_the_executable_sources() -> None:
+    assert hart_local.entry_bindings(SOURCES) == {
+        "m_dispatch_0_mm": (0b1, 0b10),  # 2: read-write; 3: a memref, unknown
+        "m_dispatch_1_twice": (0, 0),  # read through one view, written through another
+    }

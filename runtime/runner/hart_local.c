@@ -19,14 +19,20 @@
 // kernel objects and the code they call refer to no data
 // (site_scons/ireerv/image/hart_local.py).
 //
-// Writing back: every binding is copied twice (the copy the kernel works on
-// and the untouched original); afterwards every byte that differs is written
-// to the shared buffer.  Workgroups write disjoint parts of the outputs, so
-// bytes a hart did not change are never written, whatever other harts did.
+// Copies and writing back, by what iree-compile says of each binding
+// (hart_local_check.h): a read-only binding is copied in; a write-only one is
+// not (the kernel never reads it): hart 0 zeroes the shared buffer before the
+// harts start, the hart its copy, and afterwards writes back what is not zero;
+// any other binding is copied twice (the copy the kernel works on and the
+// untouched original) and what differs is written back.  Workgroups write
+// disjoint parts of the outputs, so a hart never writes what it did not
+// change, whatever the other harts did: byte by byte, or word by word when
+// the kernels store whole words only (RUNNER_HART_LOCAL_WORD_STORES).
 
 #include "hart_local.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "bsp_config.h"
 #include "hart_local_check.h"
@@ -106,17 +112,56 @@ static inline void store_bytes(uint32_t* word, uint32_t value, uint32_t mask) {
       : "memory");
 }
 
-// Every byte of `work` that differs from `original`, to `shared`.
+// Up to four whole words to the shared path, back to back, then one load
+// that waits for all of them (in order).  One asm block: no scratchpad access
+// can come between.
+static inline void store_words(uint32_t* const at[4], const uint32_t value[4],
+                               unsigned n) {
+  uint32_t t0;
+  __asm__ volatile(
+      "sw %2, 0(%6)\n\t"
+      "li %0, 1\n\t"
+      "beq %1, %0, 1f\n\t"
+      "sw %3, 0(%7)\n\t"
+      "li %0, 2\n\t"
+      "beq %1, %0, 1f\n\t"
+      "sw %4, 0(%8)\n\t"
+      "li %0, 3\n\t"
+      "beq %1, %0, 1f\n\t"
+      "sw %5, 0(%9)\n"
+      "1:\tlw %0, 0(%6)\n\t"
+      "addi %0, %0, 0"
+      : "=&r"(t0)
+      : "r"(n), "r"(value[0]), "r"(value[1]), "r"(value[2]), "r"(value[3]),
+        "r"(at[0]), "r"(at[1]), "r"(at[2]), "r"(at[3])
+      : "memory");
+}
+
+// What differs from `original` (zero where it is NULL), to `shared`.
 static void write_back(uint8_t* shared, const uint32_t* work,
                        const uint32_t* original, uint32_t bytes) {
+#if RUNNER_HART_LOCAL_WORD_STORES
+  uint32_t* at[4];
+  uint32_t value[4];
+  unsigned n = 0;
   for (uint32_t i = 0; i < bytes / 4; ++i) {
-    const uint32_t now = work[i], diff = now ^ original[i];
+    const uint32_t now = work[i];
+    if (now == (original ? original[i] : 0)) continue;
+    at[n] = (uint32_t*)(shared + 4 * i);
+    value[n] = now;
+    if (++n == 4) store_words(at, value, n), n = 0;
+  }
+  if (n) store_words(at, value, n);
+#else
+  for (uint32_t i = 0; i < bytes / 4; ++i) {
+    const uint32_t now = work[i], diff = now ^ (original ? original[i] : 0);
     if (!diff) continue;
     const uint32_t mask = ((diff & 0xff) != 0) | ((diff & 0xff00) != 0) << 1 |
                           ((diff & 0xff0000) != 0) << 2 |
                           ((diff & 0xff000000) != 0) << 3;
     store_bytes((uint32_t*)(shared + 4 * i), now, mask);
   }
+#endif
 }
 
 // Lays out and fills the copies; returns false if they do not fit.
@@ -128,18 +173,25 @@ static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
   copy_in((uint32_t*)f->lengths, NULL, (const uint32_t*)d->binding_lengths,
           4 * n);
   copy_in(f->constants, NULL, d->constants, 4 * d->constant_count);
+  const uint32_t changing = ~(f->job.read_only | f->job.write_only);
   for (unsigned i = 0; i < n; ++i) {
     const uint32_t bytes = round_word(f->lengths[i]);
     f->bindings[i] = free = align64(free);
-    f->originals[i] = free += bytes;
     free += bytes;
+    f->originals[i] = (changing >> i) & 1 ? free : NULL;
+    if (f->originals[i]) free += bytes;
     if (free > limit) return false;
   }
   *local_memory = free = align64(free);
   if (free + f->job.local_memory_size > limit) return false;
   for (unsigned i = 0; i < n; ++i) {
-    copy_in(f->bindings[i], (uint32_t*)f->originals[i],
-            (const uint32_t*)f->shared[i], round_word(f->lengths[i]));
+    const uint32_t bytes = round_word(f->lengths[i]);
+    if ((f->job.write_only >> i) & 1) {
+      memset(f->bindings[i], 0, bytes);
+    } else {
+      copy_in(f->bindings[i], (uint32_t*)f->originals[i],
+              (const uint32_t*)f->shared[i], bytes);
+    }
   }
   d->binding_ptrs = f->bindings;
   d->binding_lengths = f->lengths;
@@ -195,6 +247,7 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
     }
   }
   for (unsigned i = 0; i < d->binding_count; ++i) {
+    if ((f->job.read_only >> i) & 1) continue;
     write_back(f->shared[i], f->bindings[i], (const uint32_t*)f->originals[i],
                round_word(f->lengths[i]));
   }
@@ -244,10 +297,15 @@ static bool bindings_allow(const iree_hal_executable_dispatch_state_v0_t* d) {
   return true;
 }
 
-iree_hal_executable_dispatch_v0_t runner_local_entry(
-    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
-    const iree_hal_executable_dispatch_state_v0_t* dispatch_state) {
-  if (!bindings_allow(dispatch_state)) return NULL;
+// Per entry point: its read-only and write-only bindings (iree-compile's
+// executable sources, hart_local_check.h).
+static const struct {
+  const char* name;
+  uint32_t read_only, write_only;
+} entries[] = {RUNNER_HART_LOCAL_ENTRIES};
+
+static const iree_hal_executable_library_v0_t* find_library(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal) {
   if (!executable->dispatch_attrs && runner_model.library_count != 1) {
     return NULL;  // the executable's library cannot be told apart
   }
@@ -255,17 +313,48 @@ iree_hal_executable_dispatch_v0_t runner_local_entry(
     const iree_hal_executable_library_header_t** header =
         runner_model.libraries[l](IREE_HAL_EXECUTABLE_LIBRARY_VERSION_LATEST,
                                   &executable->environment);
-    if (!header) continue;
     const iree_hal_executable_library_v0_t* library =
         (const iree_hal_executable_library_v0_t*)header;
-    if (library->exports.attrs != executable->dispatch_attrs ||
-        ordinal >= library->exports.count) {
-      continue;
+    if (library && library->exports.attrs == executable->dispatch_attrs &&
+        ordinal < library->exports.count) {
+      return library;
     }
-    if (library->imports.count || library->constants.count) return NULL;
-    return library->exports.ptrs[ordinal];
   }
   return NULL;
+}
+
+void runner_local_prepare(
+    runner_local_job_t* job, iree_hal_local_executable_t* executable,
+    iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    uint32_t local_memory_size) {
+  job->fn = NULL;
+  job->environment = &executable->environment;
+  job->dispatch_state = dispatch_state;
+  job->local_memory_size = local_memory_size;
+  job->read_only = job->write_only = 0;
+  const iree_hal_executable_library_v0_t* library =
+      find_library(executable, ordinal);
+  if (!library || library->imports.count || library->constants.count ||
+      !bindings_allow(dispatch_state)) {
+    return;
+  }
+  const char* name = library->exports.names ? library->exports.names[ordinal]
+                                            : NULL;
+  for (unsigned i = 0; name && entries[i].name; ++i) {
+    if (strcmp(entries[i].name, name) == 0) {
+      job->read_only = entries[i].read_only;
+      job->write_only = entries[i].write_only;
+      break;
+    }
+  }
+  for (unsigned i = 0; i < dispatch_state->binding_count; ++i) {
+    if ((job->write_only >> i) & 1) {
+      memset(dispatch_state->binding_ptrs[i], 0,
+             dispatch_state->binding_lengths[i]);
+    }
+  }
+  job->fn = library->exports.ptrs[ordinal];
 }
 
 #else  // harts run their shares in place
@@ -276,11 +365,14 @@ uint32_t runner_local_share(const runner_local_job_t* job, unsigned hart,
   return RUNNER_LOCAL_DOES_NOT_FIT;
 }
 
-iree_hal_executable_dispatch_v0_t runner_local_entry(
-    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
-    const iree_hal_executable_dispatch_state_v0_t* dispatch_state) {
-  (void)executable, (void)ordinal, (void)dispatch_state;
-  return NULL;
+void runner_local_prepare(
+    runner_local_job_t* job, iree_hal_local_executable_t* executable,
+    iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    uint32_t local_memory_size) {
+  (void)executable, (void)ordinal, (void)dispatch_state,
+      (void)local_memory_size;
+  job->fn = NULL;
 }
 
 #endif

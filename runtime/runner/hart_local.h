@@ -20,18 +20,23 @@ typedef struct runner_local_job_t {
   const iree_hal_executable_environment_v0_t* environment;
   const iree_hal_executable_dispatch_state_v0_t* dispatch_state;
   uint32_t local_memory_size;
+  uint32_t read_only;   // bindings the entry point only reads (bit i: binding i)
+  uint32_t write_only;  // bindings it only writes: hart 0 zeroes them first
   uint32_t* copy_cycles;  // per hart: cycles spent copying in (written back)
 } runner_local_job_t;
 
 // runner_local_share's answer when the copies do not fit the scratchpad.
 #define RUNNER_LOCAL_DOES_NOT_FIT 0xffffffffu
 
-// Hart 0: the dispatch's entry point when harts may run it from their own
-// scratchpads (no imports, no executable constants, word-aligned bindings
-// that do not overlap), else NULL.
-iree_hal_executable_dispatch_v0_t runner_local_entry(
-    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
-    const iree_hal_executable_dispatch_state_v0_t* dispatch_state);
+// Hart 0: fills `job` for a dispatch.  job->fn is the entry point when harts
+// may run it from their own scratchpads (no imports, no executable constants,
+// word-aligned bindings that do not overlap), else NULL; then the write-only
+// bindings are zeroed, so a hart writes back only what is not zero.
+void runner_local_prepare(
+    runner_local_job_t* job, iree_hal_local_executable_t* executable,
+    iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    uint32_t local_memory_size);
 
 // Hart `hart` (>= 1): workgroups [begin, end) of the published dispatch, run
 // from its own scratchpad.  An iree_status_code_t, or RUNNER_LOCAL_DOES_NOT_FIT

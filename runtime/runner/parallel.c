@@ -220,13 +220,9 @@ static iree_status_t dispatch(
                            executable, ordinal, dispatch_state, &state, 0)
                      : iree_ok_status();
   }
-  job.local = (runner_local_job_t){
-      .fn = runner_local_entry(executable, ordinal, dispatch_state),
-      .environment = &executable->environment,
-      .dispatch_state = dispatch_state,
-      .local_memory_size = (uint32_t)local_memory.data_length,
-      .copy_cycles = copy_cycles,
-  };
+  job.local.copy_cycles = copy_cycles;
+  runner_local_prepare(&job.local, executable, ordinal, dispatch_state,
+                       (uint32_t)local_memory.data_length);
   site_t* site = job.local.fn ? find_site(executable, ordinal) : NULL;
   job.first = site && site->first < job.total ? site->first : 0;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;

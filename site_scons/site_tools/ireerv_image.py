@@ -232,6 +232,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
         objects = _plain_c_objects(benv, model, size, idir, harts)
     else:
         libs = iree_runtime(env, board)
+        benv["SOFTFLOAT_OBJECTS"] = env.SoftFloatObjects(benv)
         objects = [*_iree_objects(benv, model, size, idir, libs, harts), *libs]
     # The soft-float objects define __addsf3 & co. before libgcc is searched.
     objects += env.SoftFloatObjects(benv)
@@ -279,7 +280,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
                ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE))]
     extra = []
     if harts > 1:
-        extra = _hart_local_check(renv, idir, kernel_o)
+        extra = _hart_local_check(renv, idir, mlir, kernel_o)
         sources.append(("hart_local", str(HART_LOCAL_SOURCE)))
     objects = []
     for name, src in sources:
@@ -290,24 +291,35 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     return [*objects, kernel_o]
 
 
-def _hart_local_check(renv, idir: str, kernel_o) -> list:
-    """hart_local_check.h: may harts 1.. run the kernels from their own scratchpads?"""
+def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
+    """hart_local_check.h: may harts 1.. run the kernels from their own scratchpads, and how?"""
     board: Board = renv["BOARD_SPEC"]
+    target = f"{idir}/{hart_local.HEADER}"
     if not any(r.per_hart for r in board.memory):
         text = renv.Value(hart_local.header("the board has no per-hart memory"))
-        return renv.Command(f"{idir}/{hart_local.HEADER}", text, short_action(write_value))
-    header = renv.Command(f"{idir}/{hart_local.HEADER}", kernel_o,
-                          short_action(_write_hart_local_check))
+        return renv.Command(target, text, short_action(write_value))
+    softfloat = renv["SOFTFLOAT_OBJECTS"]
+    header = renv.Command(target, [mlir, kernel_o, *softfloat, *renv["BSP_OBJECTS"]],
+                          short_action(_write_hart_local_check),
+                          SOFTFLOAT_COUNT=len(softfloat))
     renv.Depends(header, hart_local.__file__)  # the rule itself
     return header
 
 
 def _write_hart_local_check(target, source, env):
     try:
-        reason = hart_local.in_place_reason(Path(str(source[0])))
-    except hart_local.HartLocalError as err:
+        objects = [Path(str(s)) for s in source[2:]]
+        count = env["SOFTFLOAT_COUNT"]
+        reason, word_stores = hart_local.check(Path(str(source[1])), objects[:count],
+                                               objects[count:])
+        entries = None
+        if reason is None:
+            sources = iree_compile.executable_sources(
+                _iree_compile_path(env), env["IREE_FLAGS"], Path(str(source[0])))
+            entries = hart_local.entry_bindings(sources)
+    except (hart_local.HartLocalError, iree_compile.CompileError, FetchError) as err:
         build_error(err)
-    Path(str(target[0])).write_text(hart_local.header(reason))
+    Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries))
 
 
 def _plain_c_objects(benv, model: Model, size: int | None, idir: str, harts: int) -> list:

@@ -1,19 +1,25 @@
-"""May the woken harts run a model's kernels from their own scratchpads?
+"""May the woken harts run a model's kernels from their own scratchpads, and how?
 
 On the cluster a core must not mix accesses to its own scratchpad with
 accesses over the shared path (bsp/README.md, "The cluster's scratchpad
 rule").  runtime/runner/hart_local.c lets harts 1.. run their share of a
-dispatch with everything it touches in their own scratchpad: a copy of the
+dispatch with everything it touches in their own scratchpad: copies of the
 bindings, of the dispatch state and the environment, and their stack.  That is
-sound only when the kernel code reads no data of its own (constant tables in
-.rodata, globals): such a read would cross the shared path in the middle of
-scratchpad accesses.  And it pays only when the kernels are bound by their
-data rather than by instruction fetch: kernels that call out (soft-float
-routines) are fetch-bound, and copying costs them more than it saves (f32
-64x64 matmul on 4 harts: 21,461,522 cycles from the harts' own scratchpads,
-20,670,640 in place).  This module decides both from the relocations of the
-kernel object before it is linked: every code section the kernel's functions
-reach must be in the kernel object and refer to its code only.
+sound only when the kernel code, and all code it calls, reads no data of its
+own (constant tables in .rodata, globals): such a read would cross the shared
+path in the middle of scratchpad accesses.  check() decides that
+from the relocations of the objects before they are linked: every code
+section the entry points reach must be among the objects given and refer to
+code only.  And it pays only for kernels bound by their data: kernels that
+call soft-float routines are bound by instruction fetch, and the copies cost
+them more than they save (f32 64x64 matmul on 4 harts: 21,007,605 cycles from
+the harts' own scratchpads, 20,670,640 in place), so they run in place.
+
+What the copies cost depends on what each binding is for, which the compiler
+knows: entry_bindings() reads it from iree-compile's executable sources (a
+read-only binding needs no write-back, a write-only one no copy-in), and
+word_stores() tells whether the code stores whole words only (then a hart owns
+whole words of its outputs, and writes back words rather than bytes).
 """
 
 from __future__ import annotations
@@ -31,6 +37,11 @@ from elftools.elf.sections import SymbolTableSection
 _JUMPS = {16, 17, 18, 19, 44, 45}  # BRANCH, JAL, CALL, CALL_PLT, RVC_BRANCH, RVC_JUMP
 _ADDRESSES = {23, 26, 27, 28}  # PCREL_HI20, HI20, LO12_I, LO12_S
 _NO_TARGET = {24, 25, 43, 51}  # PCREL_LO12_I/S (name their HI20's label), ALIGN, RELAX
+
+# The executable sources: entry points and the access of each binding.
+_FUNC = re.compile(r"func\.func @([\w$.]+)\(")
+_SUBSPAN = re.compile(r"hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\)(.*)$", re.M)
+_ACCESS = re.compile(r"dispatch\.tensor<(readonly|writeonly|readwrite):")
 
 HEADER = "hart_local_check.h"
 # iree-compile's names for a kernel's entry points: <module>_dispatch_<n>_<what>.
@@ -52,9 +63,11 @@ class _Objects:
     # Per code section: (relocation type, symbol name, symbol's section or None if undefined).
     refs: dict[Section, list[tuple[int, str, Section | None]]] = field(default_factory=dict)
     roots: list[Section] = field(default_factory=list)
+    sub_word_stores: set[Section] = field(default_factory=set)  # code that has sb or sh
+    fetch_bound: set[str] = field(default_factory=set)  # objects of soft-float routines
 
 
-def _read(path: Path, objects: _Objects) -> None:
+def _read(path: Path, objects: _Objects, root: bool) -> None:
     try:
         with path.open("rb") as stream:
             elf = ELFFile(stream)
@@ -65,6 +78,8 @@ def _read(path: Path, objects: _Objects) -> None:
                 raise HartLocalError(f"{path}: no symbol table")
             key = str(path)
             objects.code |= {(key, i) for i in code}
+            objects.sub_word_stores |= {(key, i) for i in code
+                                        if _has_sub_word_store(elf.get_section(i).data())}
             dispatches = set()
             for sym in symtab.iter_symbols():
                 shndx = sym["st_shndx"]
@@ -86,15 +101,28 @@ def _read(path: Path, objects: _Objects) -> None:
                     where = (key, shndx) if isinstance(shndx, int) and shndx else None
                     name = sym.name or elf.get_section(shndx).name if where else sym.name
                     refs.append((rel["r_info_type"], name, where))
-            objects.roots += [(key, i) for i in sorted(dispatches)]
+            if root:
+                objects.roots += [(key, i) for i in sorted(dispatches)]
     except (OSError, ELFError) as err:
         raise HartLocalError(f"{path}: cannot read the object: {err}") from None
 
 
-def in_place_reason(kernel: Path) -> str | None:
-    """None if harts may run the kernels from their own scratchpads; else why not."""
-    objects = _Objects()
-    _read(kernel, objects)
+def _has_sub_word_store(code: bytes) -> bool:
+    """Whether rv32imc code holds an sb or sh (RVC has no byte or halfword stores)."""
+    i = 0
+    while i + 2 <= len(code):
+        if code[i] & 3 != 3:
+            i += 2
+            continue
+        word = int.from_bytes(code[i:i + 4], "little")
+        if word & 0x7F == 0x23 and (word >> 12) & 7 in (0, 1):
+            return True
+        i += 4
+    return False
+
+
+def _reached(objects: _Objects) -> tuple[set[Section], str | None]:
+    """The code sections the entry points reach, and the first reason they may not run locally."""
     seen: set[Section] = set()
     todo = list(objects.roots)
     while todo:
@@ -107,20 +135,59 @@ def in_place_reason(kernel: Path) -> str | None:
             if kind in _NO_TARGET:
                 continue
             if kind not in _JUMPS | _ADDRESSES:
-                return f"{where}: relocation type {kind} for {name}"
+                return seen, f"{where}: relocation type {kind} for {name}"
             target = target or objects.exported.get(name)
             if target is None:
-                return f"{where} calls {name} (bound by instruction fetch, not data)"
+                return seen, f"{where} calls {name}, which is not among the checked objects"
             if target not in objects.code:
-                return f"{where} reads {name} (data)"
+                return seen, f"{where} reads {name} (data)"
+            if target[0] in objects.fetch_bound:
+                return seen, (f"{where} calls {name}: soft-float kernels are bound by "
+                              "instruction fetch, not data")
             todo.append(target)
-    return None
+    return seen, None
 
 
-def header(reason: str | None) -> str:
-    """hart_local_check.h: RUNNER_HART_LOCAL 1 when harts 1.. may run from their own scratchpads."""
-    why = ("yes: the kernels read only their arguments and call nothing" if reason is None
+def check(kernel: Path, softfloat: list[Path], others: list[Path]) -> tuple[str | None, bool]:
+    """(None if harts may run the kernels from their own scratchpads, else why not;
+    whether the code they reach stores whole words only)."""
+    objects = _Objects(fetch_bound={str(p) for p in softfloat})
+    _read(kernel, objects, root=True)
+    for path in [*softfloat, *others]:
+        _read(path, objects, root=False)
+    seen, reason = _reached(objects)
+    return reason, not (seen & objects.sub_word_stores)
+
+
+def entry_bindings(sources: str) -> dict[str, tuple[int, int]]:
+    """Per entry point of iree-compile's executable sources (`--compile-to=executable-sources`):
+    the masks of its read-only and of its write-only bindings (every view of the binding so)."""
+    result = {}
+    parts = _FUNC.split(sources)
+    for name, body in zip(parts[1::2], parts[2::2], strict=True):
+        kinds: dict[int, set[str]] = {}
+        for match in _SUBSPAN.finditer(body):
+            access = _ACCESS.search(match.group(2))
+            kinds.setdefault(int(match.group(1)), set()).add(
+                access.group(1) if access else "readwrite")
+        result[name] = (sum(1 << b for b, k in kinds.items() if k == {"readonly"}),
+                        sum(1 << b for b, k in kinds.items() if k == {"writeonly"}))
+    return result
+
+
+def header(reason: str | None, word_stores: bool = False,
+           entries: dict[str, tuple[int, int]] | None = None) -> str:
+    """hart_local_check.h: whether and how harts 1.. run the kernels from their own scratchpads."""
+    why = ("yes: the kernels read no data of their own" if reason is None
            else f"no, in place: {reason}")
-    return (f"/* Generated: may woken harts run the kernels from their own scratchpads?\n"
-            f" * {why.replace('*/', '* /')} */\n"
-            f"#define RUNNER_HART_LOCAL {int(reason is None)}\n")
+    lines = ["/* Generated: may woken harts run the kernels from their own scratchpads?",
+             f" * {why.replace('*/', '* /')} */",
+             f"#define RUNNER_HART_LOCAL {int(reason is None)}",
+             "/* 1: the kernels store whole words only (a hart owns whole output words) */",
+             f"#define RUNNER_HART_LOCAL_WORD_STORES {int(word_stores)}",
+             "/* Per entry point: masks of its read-only and of its write-only bindings */",
+             "#define RUNNER_HART_LOCAL_ENTRIES \\"]
+    lines += [f'  {{"{name}", {ro:#x}u, {wo:#x}u}}, \\'
+              for name, (ro, wo) in sorted((entries or {}).items())]
+    lines.append("  {0, 0, 0}")
+    return "\n".join(lines) + "\n"

@@ -95,6 +95,18 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
         raise CompileError(f"iree-compile failed on {mlir}:\n{diagnostics}")
 
 
+def executable_sources(compiler: Path, flag_list: list[str], mlir: Path) -> str:
+    """The dispatches' sources as iree-compile forms them (`--compile-to=executable-sources`):
+    what each entry point reads and writes."""
+    cwd = mlir.parent
+    cmd = [str(compiler), SINGLE_THREADED, *(_relative_to(flag, cwd) for flag in flag_list),
+           "--compile-to=executable-sources", mlir.name, "-o", "-"]
+    proc = run_tool(cmd, cwd=cwd)
+    if proc.returncode != 0:
+        raise CompileError(f"iree-compile failed on {mlir}:\n{proc.stderr.strip()}")
+    return proc.stdout
+
+
 def module_name(mlir_text: str) -> str:
     """The vm-c module's name: a named `module @m` gives `m`, an unnamed one `module`."""
     match = _NAMED_MODULE.search(mlir_text)
