@@ -123,8 +123,17 @@ def test_markdown() -> None:
     assert "- cap of the f32 rows: the loop f32 `a*b+c` (rvfplib)" in lines
     assert "- cap of the int8 rows: the loop int32 multiply-accumulate" in lines
     assert "- qmatmul64 (IREE), 4 harts: 675,000, 675,000, 675,000, 675,000" in lines
+    assert "|---|---:|---:|---:|---:|---:|---|---:|---:|" in lines  # workgroups: text
     with pytest.raises(PlanError, match="schema"):
         harts.markdown({"schema": "ireerv-bench-harts/1"})
+
+
+def test_dispatches_of_one_workgroup_list_no_shares() -> None:
+    alone = {**_record("mlp", None, "iree", 2, 113_000), "workgroups": ["1x1x1", "1x1x1"],
+             "hart_cycles": [0, 0]}
+    text = harts.markdown(harts.collect([*RECORDS, alone], PLAN, CAP, "rvfplib"))
+    assert "| mlp (IREE) | 90,000 | 113,000 | FAILED | 0.80× | — | 1x1x1 1x1x1 |" in text
+    assert "- mlp (IREE), 2 harts" not in text
 
 
 def test_chart_is_svg_with_a_bar_and_a_cap_per_hart_count() -> None:

@@ -187,7 +187,8 @@ def markdown(table: Mapping[str, Any]) -> str:
     head = ["row", *(f"{h} hart{'s' if h > 1 else ''}" for h in harts),
             *(f"speedup {h}" for h in harts[1:]), "workgroups", f"cap {top}",
             f"% of cap {top}"]
-    out += ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
+    numbers = "|---:" * (2 * len(harts) - 1)
+    out += ["| " + " | ".join(head) + " |", "|---" + numbers + "|---|---:|---:|"]
     out += [_line(row, harts) for row in table["rows"]]
     caps = {(r["kind"], r["cap"]["label"], r["cap"]["softfloat"])
             for r in table["rows"] if r["cap"]}
@@ -200,7 +201,7 @@ def markdown(table: Mapping[str, Any]) -> str:
     for row in table["rows"]:
         for h in harts[1:]:
             spent = row["cells"][str(h)]["hart_cycles"]
-            if spent:
+            if any(spent):  # one workgroup per dispatch: nothing shared, all zero
                 out.append(f"- {row['label']}, {h} harts: {', '.join(f'{c:,}' for c in spent)}")
     return "\n".join(out) + "\n"
 

@@ -13,7 +13,7 @@ from ireerv.size.svg import svg_text
 
 COLOURS = {"iree": "#4e79a7", "none": "#59a14f"}
 CAP_COLOUR = "#e15759"
-BAR_W, GROUP_GAP = 18, 26
+BAR_W, GROUP_GAP = 22, 26
 LEFT, RIGHT, TOP, PLOT_H, BOTTOM = 64, 20, 96, 300, 150
 STEP = 0.25  # between grid lines
 
