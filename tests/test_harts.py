@@ -1,15 +1,10 @@
-"""HARTS: its checks, the runner's WORKGROUPS/HART_CYCLES lines, the run record and the
-harts table of the bench (no simulator: runs are in test_images.py)."""
+"""HARTS: its checks, the runner's WORKGROUPS/HART_CYCLES lines and the run record (no
+simulator: runs are in test_images.py; the bench's harts table: test_harts_table.py)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from ireerv.bench import harts
-from ireerv.bench.plan import PlanError
 from ireerv.boards import load_board
 from ireerv.image import layout, runner_data
 from ireerv.image.models import ModelError
@@ -65,31 +60,6 @@ def test_run_record_keeps_the_hart_count() -> None:
     old = {k: v for k, v in _record(16, 1, 1).items()
            if k not in ("harts", "workgroups", "hart_cycles")}
     assert RunRecord.from_json(old).harts == 1  # records written before HARTS
-
-
-def test_harts_table(tmp_path: Path) -> None:
-    plan = harts.HartsPlan(model="matmul", board="cluster4", sizes=(16, 32), harts=(1, 2, 4))
-    records = [_record(16, 1, 420000), _record(16, 2, 400000), _record(16, 4, 350000),
-               _record(32, 1, 3200000), _record(32, 4, 2600000, passed=False)]
-    table = harts.collect(records, plan)
-    row16, row32 = table["rows"]
-    assert row16["cells"]["4"]["speedup"] == 1.2 and row16["cells"]["1"]["speedup"] == 1.0
-    assert row32["cells"]["2"]["cycles"] is None  # no run: shown, not a crash
-    assert row32["cells"]["4"]["passed"] is False and row32["cells"]["4"]["speedup"] is None
-    harts.write(table, tmp_path)
-    assert json.loads((tmp_path / "harts.json").read_text())["schema"] == harts.SCHEMA
-    text = (tmp_path / "harts.md").read_text()
-    assert "| 16×16 | 420,000 | 400,000 | 350,000 | 1.05× | 1.20× | 4x1x1 |" in text
-    assert "| 32×32 | 3,200,000 | — | FAILED | — | — |" in text
-
-
-def test_harts_plan(tmp_path: Path) -> None:
-    plan = harts.load_harts_plan()
-    assert plan.harts[0] == 1 and plan.board == "cluster4" and 64 in plan.sizes
-    bad = tmp_path / "plan.toml"
-    bad.write_text('[harts]\nmodel = "matmul"\nboard = "cluster4"\nsizes = [4]\nharts = [2]\n')
-    with pytest.raises(PlanError, match="harts must start with 1"):
-        harts.load_harts_plan(bad)
 
 
 def test_several_harts_use_the_boards_harts_library() -> None:

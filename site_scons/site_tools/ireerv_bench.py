@@ -1,7 +1,8 @@
 """scons bench: the plan's images run on its board, tabled next to the reference figures.
 
 Adds env.Bench(plan_name="matmul", cap_table=None) -> bench.json, bench.md and bench.svg in
-build/bench/ (with the cap table of env.CapBench() when given).
+build/bench/ (with the cap table of env.CapBench() when given); env.ModelsBench() ->
+models.*; env.HartsBench(cap_table=None) -> harts.json, harts.md and harts.svg.
 Loads ireerv_run for the runs; ModelImage comes from ireerv_image.
 """
 
@@ -111,8 +112,11 @@ def models_bench_target(env):
 
 
 def _write_harts(target, source, env):
-    records = [json.loads(Path(str(s)).read_text()) for s in source]
-    result = harts.collect(records, env["HARTS_PLAN"])
+    docs = [_read(s) for s in source if str(s).endswith(".json")]
+    caps = [d for d in docs if d.get("schema") == cap.SCHEMA]
+    records = [d for d in docs if d.get("schema") != cap.SCHEMA]
+    result = harts.collect(records, env["HARTS_PLAN"], caps[0] if caps else None,
+                           env["SOFTFLOAT"])
     harts.write(result, Path(str(target[0])).parent)
     print(harts.markdown(result))
     failed = [r for r in records if not r.get("passed")]
@@ -120,14 +124,24 @@ def _write_harts(target, source, env):
         build_error(table.BenchError(f"harts bench: {len(failed)} of {len(records)} runs failed"))
 
 
-def harts_bench_target(env):
-    """The matmul at each size with each hart count of the [harts] plan."""
-    plan = harts.load_harts_plan()
-    board, model = load_board(plan.board), load_model(plan.model)
-    sources = [env.RunResult(env.ModelImage(board, model, size, "iree", harts=h),
-                             "bench-run.json", strict=False)
-               for size in plan.sizes for h in plan.harts]
-    return env.Command([f"{BUILD}/bench/{name}" for name in ("harts.json", "harts.md")],
+def harts_bench_target(env, cap_table=None):
+    """Each row of the [harts] plan with each of its hart counts: build/bench/harts.*; with
+    cap_table (env.CapBench()'s cap.json) each row stands next to its cap."""
+    try:
+        plan = harts.load_harts_plan()
+        board = load_board(plan.board)
+        models = {name: load_model(name) for name in dict.fromkeys(r.model for r in plan.rows)}
+    except (bench_plan.PlanError, BoardError, ModelError) as err:
+        user_error(err)
+    sources = [env.RunResult(env.ModelImage(board, models[row.model], row.size, row.runtime,
+                                            harts=h), "bench-run.json", strict=False)[0]
+               for row in plan.rows for h in plan.harts]
+    if cap_table is not None:
+        sources.append(cap_table)
+    # what the table takes from the plan beyond the runs: the cap loops and the soft-float
+    sources.append(env.Value(json.dumps({"cap": dict(plan.cap), "softfloat": env["SOFTFLOAT"]},
+                                        sort_keys=True)))
+    return env.Command([f"{BUILD}/bench/harts.{ext}" for ext in ("json", "md", "svg")],
                        sources, short_action(_write_harts, "BENCH"), HARTS_PLAN=plan)
 
 

@@ -1,9 +1,25 @@
-"""The harts table of `scons bench`: cycles per call with 1..N harts sharing each dispatch.
+"""The harts table of `scons bench`: cycles per call with 1..N harts sharing each dispatch,
+next to the cap the cluster allows for that kind of code.
 
-Plan: the [harts] table of bench/plan.toml (model, board, sizes, harts).  Rows:
-one per size; cells: one per hart count, with the last call's cycles, the
-speedup over one hart, the workgroups per dispatch and each hart's cycles on
-its shares (from the run records).  Written as harts.json and harts.md.
+Plan: the [harts] table of bench/plan.toml: the board, the hart counts (1 first), the rows
+(model, sizes, runtimes, kind) and `cap`, which names per kind the loop of the cap table
+(`scons cap`, cap.json) that stands for it; a soft-float loop is taken as built with the
+SOFTFLOAT in use.  Written as harts.json, harts.md (and harts.svg, harts_chart.py).
+
+JSON schema "ireerv-bench-harts/2":
+
+    {"schema": "ireerv-bench-harts/2", "board": str, "harts": [int], "softfloat": str,
+     "rows": [{"model": str, "size": int | null, "runtime": "iree" | "none", "kind": str,
+               "label": str,
+               "cells": {"<harts>": {"cycles": int | null,  # the last call; null: no result
+                                     "speedup": float | null,  # over 1 hart
+                                     "ran": bool, "passed": bool,
+                                     "workgroups": [str], "hart_cycles": [int]}},
+               "workgroups": [str],  # per dispatch, from the first run that has them
+               "cap": {"kernel": str, "label": str, "softfloat": str | null,
+                       "limit": float,  # 1/(IPC1*w)
+                       "by_harts": {"<harts>": float}} | null,  # min(N, limit)
+               "of_cap": float | null}]}  # % of the cap reached with the most harts
 """
 
 from __future__ import annotations
@@ -15,36 +31,73 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ireerv.bench import cap as cap_table
 from ireerv.bench.plan import PLAN_FILE, PlanError
 from ireerv.util.files import atomic_write
 
-SCHEMA = "ireerv-bench-harts/1"
+SCHEMA = "ireerv-bench-harts/2"
+RUNTIMES = {"iree": "IREE", "none": "plain C"}
+
+
+@dataclass(frozen=True)
+class HartsRow:
+    model: str
+    size: int | None  # None: a model with static shapes
+    runtime: str
+    kind: str  # the key into HartsPlan.cap
 
 
 @dataclass(frozen=True)
 class HartsPlan:
-    model: str
     board: str
-    sizes: tuple[int, ...]
     harts: tuple[int, ...]  # hart counts, 1 first (the speedup's base)
+    rows: tuple[HartsRow, ...]
+    cap: Mapping[str, str]  # row kind -> the cap table's loop (kernel)
+
+
+def _rows(entries: Sequence[Mapping[str, Any]]) -> tuple[HartsRow, ...]:
+    rows = []
+    for entry in entries:
+        sizes = entry.get("sizes", [None])
+        for size in sizes:
+            for runtime in entry.get("runtimes", ["iree"]):
+                rows.append(HartsRow(str(entry["model"]), None if size is None else int(size),
+                                     str(runtime), str(entry["kind"])))
+    return tuple(rows)
 
 
 def load_harts_plan(path: Path = PLAN_FILE) -> HartsPlan:
     try:
         data = tomllib.loads(path.read_text())["harts"]
-        plan = HartsPlan(model=str(data["model"]), board=str(data["board"]),
-                         sizes=tuple(int(n) for n in data["sizes"]),
-                         harts=tuple(int(h) for h in data["harts"]))
-    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as err:
+        plan = HartsPlan(board=str(data["board"]),
+                         harts=tuple(int(h) for h in data["harts"]),
+                         rows=_rows(data["rows"]),
+                         cap={str(k): str(v) for k, v in data["cap"].items()})
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError,
+            AttributeError) as err:
         raise PlanError(f"{path}: plan 'harts': {err!r}") from None
     if not plan.harts or plan.harts[0] != 1 or any(h < 1 for h in plan.harts):
         raise PlanError(f"{path}: plan 'harts': harts must start with 1 (the speedup's base)")
+    for row in plan.rows:
+        if row.runtime not in RUNTIMES:
+            raise PlanError(f"{path}: plan 'harts': runtime {row.runtime!r} of "
+                            f"{row.model!r} is not one of {', '.join(RUNTIMES)}")
+        if row.kind not in plan.cap:
+            raise PlanError(f"{path}: plan 'harts': kind {row.kind!r} of {row.model!r} "
+                            f"has no cap loop (cap: {', '.join(plan.cap) or 'empty'})")
     return plan
+
+
+def row_label(row: HartsRow | Mapping[str, Any]) -> str:
+    model, size, runtime = ((row.model, row.size, row.runtime) if isinstance(row, HartsRow)
+                            else (row["model"], row["size"], row["runtime"]))
+    shape = f" {size}×{size}" if size is not None else ""
+    return f"{model}{shape} ({RUNTIMES.get(runtime, runtime)})"
 
 
 def _cell(record: Mapping[str, Any] | None, base: int | None) -> dict[str, Any]:
     calls = record.get("call_cycles") if record else None
-    cycles = calls[-1] if calls and record.get("passed") else None
+    cycles = calls[-1] if calls and record and record.get("passed") else None
     return {"cycles": cycles,
             "speedup": round(base / cycles, 3) if base and cycles else None,
             "ran": record is not None, "passed": bool(record and record.get("passed")),
@@ -52,49 +105,112 @@ def _cell(record: Mapping[str, Any] | None, base: int | None) -> dict[str, Any]:
             "hart_cycles": list(record.get("hart_cycles", [])) if record else []}
 
 
-def collect(records: Sequence[Mapping[str, Any]], plan: HartsPlan) -> dict[str, Any]:
-    """The table from the run records of every (size, harts) image of the plan."""
-    by_key = {(r.get("size"), r.get("harts", 1)): r for r in records}
+def find_cap(doc: Mapping[str, Any] | None, kernel: str, softfloat: str,
+             harts: Sequence[int]) -> dict[str, Any] | None:
+    """The cap table's loop `kernel` (built with `softfloat` if it calls soft-float):
+    its limit and min(N, limit) per hart count; None without a table or that loop."""
+    if not doc:
+        return None
+    cap_table.check_schema(doc)
+    for row in doc["rows"]:
+        if row["kernel"] == kernel and row["softfloat"] in (None, softfloat):
+            measured = {h["n"]: h["cap"] for h in row["harts"]}
+            return {"kernel": kernel, "label": row["label"], "softfloat": row["softfloat"],
+                    "limit": row["limit"],
+                    "by_harts": {str(n): measured.get(n, round(min(n, row["limit"]), 3))
+                                 for n in harts}}
+    return None
+
+
+def collect(records: Sequence[Mapping[str, Any]], plan: HartsPlan,
+            cap_doc: Mapping[str, Any] | None = None, softfloat: str = "rvfplib"
+            ) -> dict[str, Any]:
+    """The table from the run records of every (row, harts) image of the plan, and the
+    cap table (cap.json) when there is one."""
+    by_key = {(r.get("model"), r.get("size"), r.get("runtime", "iree"), r.get("harts", 1)): r
+              for r in records}
+    top = str(plan.harts[-1])
     rows = []
-    for size in plan.sizes:
-        one = _cell(by_key.get((size, 1)), None)["cycles"]
-        rows.append({"size": size, "cells": {str(h): _cell(by_key.get((size, h)), one)
-                                             for h in plan.harts}})
-    return {"schema": SCHEMA, "model": plan.model, "board": plan.board,
-            "harts": list(plan.harts), "rows": rows}
+    for row in plan.rows:
+        key = (row.model, row.size, row.runtime)
+        one = _cell(by_key.get((*key, 1)), None)["cycles"]
+        cells = {str(h): _cell(by_key.get((*key, h)), one) for h in plan.harts}
+        found = find_cap(cap_doc, plan.cap[row.kind], softfloat, plan.harts)
+        best = cells[top]["speedup"]
+        rows.append({
+            "model": row.model, "size": row.size, "runtime": row.runtime, "kind": row.kind,
+            "label": row_label(row), "cells": cells,
+            "workgroups": next((c["workgroups"] for c in cells.values() if c["workgroups"]),
+                               []),
+            "cap": found,
+            "of_cap": (round(100.0 * best / found["by_harts"][top], 1)
+                       if found and best else None)})
+    return {"schema": SCHEMA, "board": plan.board, "harts": list(plan.harts),
+            "softfloat": softfloat, "rows": rows}
+
+
+def check_schema(doc: Any) -> None:
+    got = doc.get("schema") if isinstance(doc, Mapping) else type(doc).__name__
+    if got != SCHEMA:
+        raise PlanError(f"harts table has schema {got!r}; expected {SCHEMA!r}")
 
 
 def _num(value: int | None) -> str:
     return "—" if value is None else f"{value:,}"
 
 
+def _times(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}×"
+
+
+def _line(row: Mapping[str, Any], harts: Sequence[int]) -> str:
+    cells = [row["cells"][str(h)] for h in harts]
+    found, top = row["cap"], str(harts[-1])
+    line = [row["label"],
+            *(_num(c["cycles"]) if c["passed"] or not c["ran"] else "FAILED" for c in cells),
+            *(_times(c["speedup"]) for c in cells[1:]),
+            " ".join(row["workgroups"]) or "—",
+            _times(found["by_harts"][top]) if found else "—",
+            "—" if row["of_cap"] is None else f"{row['of_cap']:.1f} %"]
+    return "| " + " | ".join(line) + " |"
+
+
 def markdown(table: Mapping[str, Any]) -> str:
+    check_schema(table)
     harts = table["harts"]
-    out = [f"# Harts: {table['model']} on {table['board']}, each dispatch shared by "
-           f"1..{max(harts)} harts", "", "Cycles per call (the last call) and speedup over one "
-           "hart.", ""]
-    head = ["N", *(f"{h} hart{'s' if h > 1 else ''}" for h in harts),
-            *(f"speedup {h}" for h in harts[1:]), "workgroups"]
-    out += ["| " + " | ".join(head) + " |", "|" + "---:|" * (len(head) - 1) + "---|"]
-    for row in table["rows"]:
-        cells = [row["cells"][str(h)] for h in harts]
-        line = [f"{row['size']}×{row['size']}",
-                *(_num(c["cycles"]) if c["passed"] or not c["ran"] else "FAILED"
-                  for c in cells),
-                *("—" if c["speedup"] is None else f"{c['speedup']:.2f}×" for c in cells[1:]),
-                " ".join(next((c["workgroups"] for c in cells if c["workgroups"]), []))]
-        out.append("| " + " | ".join(line) + " |")
-    out += ["", "Cycles each hart spent on its shares (hart 0 first):", ""]
+    top = harts[-1]
+    out = [f"# Harts on {table['board']}: each dispatch shared by "
+           f"{', '.join(str(h) for h in harts)} harts", "",
+           "Cycles per call (the last call), speedup over one hart, and the cap the cluster "
+           f"allows for the row's kind of loop with {top} harts (`scons cap`: "
+           "min(N, 1/(IPC₁·w))).", ""]
+    head = ["row", *(f"{h} hart{'s' if h > 1 else ''}" for h in harts),
+            *(f"speedup {h}" for h in harts[1:]), "workgroups", f"cap {top}",
+            f"% of cap {top}"]
+    numbers = "|---:" * (2 * len(harts) - 1)
+    out += ["| " + " | ".join(head) + " |", "|---" + numbers + "|---|---:|---:|"]
+    out += [_line(row, harts) for row in table["rows"]]
+    caps = {(r["kind"], r["cap"]["label"], r["cap"]["softfloat"])
+            for r in table["rows"] if r["cap"]}
+    out += ["", "- workgroups: per dispatch of the call (IREE with several harts); the plain C "
+            "matmul splits its rows.",
+            *(f"- cap of the {kind} rows: the loop {label}"
+              + (f" ({softfloat})" if softfloat else "") for kind, label, softfloat
+              in sorted(caps)),
+            "", "Cycles each hart spent on its shares (hart 0 first):", ""]
     for row in table["rows"]:
         for h in harts[1:]:
             spent = row["cells"][str(h)]["hart_cycles"]
-            if spent:
-                out.append(f"- N={row['size']}, {h} harts: {', '.join(f'{c:,}' for c in spent)}")
+            if any(spent):  # one workgroup per dispatch: nothing shared, all zero
+                out.append(f"- {row['label']}, {h} harts: {', '.join(f'{c:,}' for c in spent)}")
     return "\n".join(out) + "\n"
 
 
 def write(table: Mapping[str, Any], out_dir: str | Path) -> None:
+    from ireerv.bench import harts_chart  # the chart module imports this one
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "harts.json", json.dumps(table, indent=2) + "\n")
     atomic_write(out / "harts.md", markdown(table))
+    atomic_write(out / "harts.svg", harts_chart.render_svg(table))
