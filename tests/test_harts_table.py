@@ -58,7 +58,7 @@ def test_the_projects_plan_has_the_issues_rows() -> None:
     keys = {(r.model, r.size, r.runtime) for r in plan.rows}
     assert {("matmul", n, rt) for n in (16, 32, 64) for rt in ("iree", "none")} <= keys
     assert {("mlp", None, "iree"), ("qmatmul64", None, "iree")} <= keys
-    assert plan.cap["int8"] == "mac" and plan.cap["f32"] == "f32"
+    assert plan.cap["int8"] == "i8tile" and plan.cap["f32"] == "f32"
     assert {r.kind for r in plan.rows} <= set(plan.cap)
 
 
