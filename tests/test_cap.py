@@ -176,7 +176,8 @@ def test_cap_runs_on_the_cluster(fetcher: Fetcher, toolchain, tmp_path: Path) ->
     assert "## The cap on several harts" in out
     doc = json.loads((tree / "build/bench/cap.json").read_text())
     by = rows(doc)
-    assert set(by) == {"mac", "mac8", "divu", *(f"f32-{s}" for s in cap.load_plan().softfloat)}
+    assert set(by) == {"mac", "mac8", "divu", "i8tile",
+                       *(f"f32-{s}" for s in cap.load_plan().softfloat)}
     for name, row in by.items():
         assert 0.1 < row["ipc1"] <= 1.0, name
         assert 0.5 < row["w"] < 1.5, name
