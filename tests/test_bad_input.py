@@ -96,6 +96,18 @@ def test_scons_refuses_meaningless_environment(tree: Path, variable: str, value:
     assert "Traceback" not in proc.stderr
 
 
+def test_a_broken_board_toml_is_one_clear_error(tmp_path: Path) -> None:
+    """Read while SCons checks HARTS against the board: no Python traceback."""
+    tree = copy_project(tmp_path / "src")
+    toml = tree / "bsp/cluster4/board.toml"
+    toml.write_text(toml.read_text().replace("index_bits = 32\n", "index_bits = 32\nextra = 1\n"))
+    proc = subprocess.run([*_scons_cmd(), "-n", "image", "BOARD=cluster4"], cwd=tree,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode != 0
+    assert "[iree]: unknown key(s) extra; allowed:" in proc.stderr
+    assert "Traceback" not in proc.stderr and 'File "' not in proc.stderr
+
+
 def test_read_only_cache_dir_is_named(tree: Path) -> None:
     # /proc cannot be written, not even by root (permission bits would not stop root).
     proc = scons(tree, "image", "BOARD=qemu-virt", "CACHE_DIR=/proc/ireerv-cache", check=False)
