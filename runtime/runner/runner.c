@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "bsp_cycles.h"
+#include "host_allocator.h"
 #include "iree/hal/drivers/local_sync/sync_device.h"
 #include "iree/hal/local/loaders/static_library_loader.h"
 #include "iree/modules/hal/module.h"
@@ -404,7 +405,7 @@ int main(void) {
   const uint64_t t_begin = bsp_cycles();
   runner_state_t state;
   memset(&state, 0, sizeof(state));
-  state.host_allocator = iree_allocator_system();
+  state.host_allocator = runner_host_allocator();
   iree_status_t status = run(&state, t_begin);
   stop(&state);
 

@@ -29,6 +29,7 @@ from ireerv.util.scons import build_error, short_action, user_error, write_value
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 PARALLEL_SOURCE = iree_build.RUNNER_DIR / "parallel.c"
 HART_LOCAL_SOURCE = iree_build.RUNNER_DIR / "hart_local.c"
+HOST_ALLOCATOR_SOURCE = iree_build.RUNNER_DIR / "host_allocator.c"
 
 
 @dataclass
@@ -277,7 +278,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         short_action(_model_data), MODEL_SPEC=model, MODEL_SIZE=size, MODULE_NAME=module)
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[("RUNNER_HARTS", harts)])
     sources = [("model_module", module_c), ("model_data", data_c),
-               ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE))]
+               ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
+               ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
     extra = []
     if harts > 1:
         extra = _hart_local_check(renv, idir, mlir, kernel_o)

@@ -50,13 +50,18 @@ def softfloat_objects(env, benv, name: str | None = None) -> list:
         if choice.rvfplib_define:
             root = env.GetFetcher().path(softfloat.RVFPLIB_INPUT)
             aenv = benv.Clone()
-            aenv.Append(CPPDEFINES=[(choice.rvfplib_define, 1)])
+            align = str(softfloat.RVFPLIB_ALIGN)  # ahead of every routine: its placement
+            aenv.Append(CPPDEFINES=[(choice.rvfplib_define, 1)], ASPPFLAGS=["-include", align])
             if not choice.compressed:
                 march = softfloat.without_compressed(benv["BOARD_SPEC"].march)
                 aenv["ASFLAGS"] = [f if not str(f).startswith("-march=") else f"-march={march}"
                                    for f in benv["ASFLAGS"]]
             for src in softfloat.rvfplib_sources(root):
-                objects += aenv.Object(f"{sdir}/{src.stem}.o", str(src))
+                pad = softfloat.RVFPLIB_PADS.get(src.stem, 0) if choice.compressed else 0
+                obj = aenv.Object(f"{sdir}/{src.stem}.o", str(src),
+                                  CPPDEFINES=[*aenv["CPPDEFINES"], ("RVFPLIB_PAD", pad)])
+                aenv.Depends(obj, align)
+                objects += obj
     except (softfloat.SoftFloatError, FetchError) as err:
         raise SCons.Errors.StopError(str(err)) from None
     cache[name] = objects
