@@ -312,7 +312,8 @@ def test_matmul_image_runs_on_qemu(profile: str, runtimes: Callable[[str], Runti
               *(f"-isystem{d}" for d in runtime.include_dirs),
               f"-I{iree_build.RUNNER_DIR}", f"-I{tmp_path}"]
     objects = []
-    runner = [iree_build.RUNNER_DIR / "runner.c", iree_build.RUNNER_DIR / "parallel.c"]
+    runner = [iree_build.RUNNER_DIR / name
+              for name in ("runner.c", "parallel.c", "host_allocator.c")]
     for source in [*runner, *(tmp_path / n for n in sources)]:
         if source.suffix == ".c":
             obj = tmp_path / (source.stem + ".o")

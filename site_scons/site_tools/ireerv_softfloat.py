@@ -17,7 +17,7 @@ import SCons.Errors
 from ireerv import simulators
 from ireerv.boards import Board, load_board
 from ireerv.inputs.fetch import FetchError
-from ireerv.paths import BUILD
+from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.softfloat import bench as softfloat_bench
 from ireerv.softfloat import choices as softfloat
@@ -50,7 +50,10 @@ def softfloat_objects(env, benv, name: str | None = None) -> list:
         if choice.rvfplib_define:
             root = env.GetFetcher().path(softfloat.RVFPLIB_INPUT)
             aenv = benv.Clone()
-            align = str(softfloat.RVFPLIB_ALIGN)  # ahead of every routine: its placement
+            # Ahead of every routine: its placement.  Named from the project's top
+            # folder, where commands run, so the command line (and with it a shared
+            # BUILD_CACHE's key) is the same in every clone.
+            align = softfloat.RVFPLIB_ALIGN.relative_to(PROJECT_ROOT).as_posix()
             aenv.Append(CPPDEFINES=[(choice.rvfplib_define, 1)], ASPPFLAGS=["-include", align])
             if not choice.compressed:
                 march = softfloat.without_compressed(benv["BOARD_SPEC"].march)
