@@ -21,7 +21,7 @@
 //
 // One workgroup per matmul up to 64 x 64: on one hart that is fastest.  Images
 // with HARTS > 1 use iree-tiles-harts.mlir ([iree] harts_library), the same
-// file with row blocks of 4.
+// file with f32 row blocks of 2.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%op: !transform.any_op {transform.readonly},
                                             %config: !transform.any_param {transform.readonly}) {

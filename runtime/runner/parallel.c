@@ -9,7 +9,8 @@
 // barriers.  A dispatch of one workgroup runs on hart 0 alone, as before.
 //
 // Shares are contiguous runs of the flattened workgroup index (x fastest);
-// the harts that take part get sizes differing by at most one (share_begin).
+// the harts that take part get sizes differing by at most one (share_begin),
+// until a dispatch site's timings size hart 0's share (balanced_first).
 // Every hart has its own workgroup state (on its stack) and local memory; the
 // dispatch state and the bindings are shared read-only, and workgroups write
 // disjoint parts of the outputs, so results do not depend on HARTS.
@@ -132,10 +133,13 @@ static iree_status_code_t run_share(unsigned hart) {
   return IREE_STATUS_OK;
 }
 
-// Harts that run from their own scratchpads first pay for their copies, so an
-// even split leaves hart 0 idle at the end.  Per dispatch site, hart 0's
-// share comes from the last dispatch's timings: hart 0 at a0 cycles per
-// workgroup; the others at c (copying) + a1 per workgroup.
+// Hart 0 reads the bindings in one cycle where harts 1-3 wait on the shared
+// path, and harts that run from their own scratchpads first pay for their
+// copies, so an even split leaves hart 0 idle at the end.  Per dispatch site,
+// hart 0's share comes from the last dispatch's timings: hart 0 at a0 cycles
+// per workgroup; the others at c (copying, 0 in place) + a1 per workgroup.
+// Of equally long splits the one giving hart 0 most wins: the fewer harts
+// still at work at the end, the more of the fetch port each one gets.
 #define SITE_CAPACITY 8
 typedef struct site_t {
   const iree_hal_local_executable_t* executable;
@@ -163,8 +167,8 @@ static uint32_t balanced_first(void) {
   for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
     const uint32_t n = share_begin(total, job.first, h + 1) -
                        share_begin(total, job.first, h);
-    if (!n || !copy_cycles[h]) continue;  // idle, or ran in place
-    if (copy_cycles[h] > c) c = copy_cycles[h];
+    if (!n) continue;  // idle
+    if (copy_cycles[h] > c) c = copy_cycles[h];  // 0 when it ran in place
     const uint32_t a = (share_cycles[h] - copy_cycles[h]) / n;
     if (a > a1) a1 = a;
   }
@@ -176,7 +180,7 @@ static uint32_t balanced_first(void) {
     const uint32_t per = (total - k + RUNNER_HARTS - 2) / (RUNNER_HARTS - 1);
     const uint64_t mine = a0 * k, theirs = c + (uint64_t)a1 * per;
     const uint64_t longest = mine > theirs ? mine : theirs;
-    if (longest < best_cycles) best_cycles = longest, best = k;
+    if (longest <= best_cycles) best_cycles = longest, best = k;
   }
   return best;
 }
@@ -223,7 +227,7 @@ static iree_status_t dispatch(
   job.local.copy_cycles = copy_cycles;
   runner_local_prepare(&job.local, executable, ordinal, dispatch_state,
                        (uint32_t)local_memory.data_length);
-  site_t* site = job.local.fn ? find_site(executable, ordinal) : NULL;
+  site_t* site = find_site(executable, ordinal);
   job.first = site && site->first < job.total ? site->first : 0;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
   // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
