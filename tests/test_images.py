@@ -147,7 +147,7 @@ def test_four_harts_on_qemu_give_the_same_bits(tree: Path) -> None:
         outputs.append(_outputs(result))
     assert outputs[0] == outputs[1] and outputs[0]
     record = json.loads((tree / "build/qemu-virt/matmul-16-h4/run.json").read_text())
-    assert record["harts"] == 4 and record["workgroups"] == ["4x1x1"]
+    assert record["harts"] == 4 and record["workgroups"] == ["8x1x1"]
     assert len(record["hart_cycles"]) == 4
 
 
@@ -158,7 +158,7 @@ def test_four_harts_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
     out = scons(tree, "run", "MODEL=matmul", "BOARD=cluster4", "SIZE=16", "HARTS=4").stdout
     # The reference check is bit for bit (tolerance 0), as for one hart.
     assert "PASS: 256 output elements match the host reference (bit for bit)" in out
-    assert "harts: 4; workgroups per dispatch: 4x1x1" in out
+    assert "harts: 4; workgroups per dispatch: 8x1x1" in out
     record = json.loads((tree / "build/cluster4/matmul-16-h4/run.json").read_text())
     assert record["harts"] == 4 and all(c > 0 for c in record["hart_cycles"])
 
