@@ -34,7 +34,7 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
         assert f"\n  {target} " in out, target
     for variable in ("MODEL", "BOARD", "SIZE", "PROFILE", "RUNTIME", "CACHE_DIR", "OFFLINE",
                      "MIRRORS", "MAXCYCLES", "TIMEOUT", "TOP", "BASELINE", "ELF", "ALLOW_DIRTY",
-                     "CAP_LOOPS"):
+                     "CAP_LOOPS", "SHAPES"):
         assert f"\n{variable}:" in out, variable
     assert "target board (cluster4|qemu-virt)" in out
     assert "default: matmul" in out
@@ -46,6 +46,7 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
         ("MODEL=nosuch", "unknown model 'nosuch'; models: ad, ad-float, elementwise, kws, "
                          "kws-float, matmul, mlp, qmatmul"),
         ("BOARD=nosuch", "Invalid value for enum variable 'BOARD': 'nosuch'"),
+        ("SHAPES=any", "Invalid value for enum variable 'SHAPES': 'any'"),
         ("SIZE=-3", "SIZE must be a positive integer"),
         ("CAP_LOOPS=0", "CAP_LOOPS must be a positive integer"),
         ("HARTS=5", "HARTS must be a whole number from 1 to 4 (board cluster4 has 4 harts), "
@@ -54,7 +55,8 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
     ],
 )
 def test_bad_variables_are_rejected(tree: Path, argument: str, message: str) -> None:
-    proc = scons(tree, "-h" if argument.startswith("BOARD") else "image", argument, check=False)
+    proc = scons(tree, "-h" if argument.startswith(("BOARD", "SHAPES")) else "image", argument,
+                 check=False)
     assert proc.returncode != 0
     assert message in proc.stderr + proc.stdout
 

@@ -227,7 +227,8 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
         user_error(err)
     idir = (layout.image_dir(board, model, size, runtime)
             + softfloat.image_suffix(env["SOFTFLOAT"]) + _toolchain_suffix(env)
-            + layout.harts_suffix(harts))
+            + layout.harts_suffix(harts)
+            + layout.shapes_suffix(model, runtime, env.get("SHAPES", layout.DEFAULT_SHAPES)))
     libs: list = []
     if runtime == "none":
         objects = _plain_c_objects(benv, model, size, idir, harts)
@@ -265,6 +266,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         mlir = renv.MlirLower(model)[0]
     else:
         mlir = str(model.mlir)
+    if layout.specializes(model, "iree", benv.get("SHAPES", layout.DEFAULT_SHAPES)):
+        mlir = renv.MlirSpecialize(model, size, mlir, idir)[0]
     module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", mlir)
     libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]
     renv.Depends([module_h, kernel_o, kernel_h], libraries)  # the transform library

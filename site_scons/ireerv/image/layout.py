@@ -29,6 +29,23 @@ def harts_suffix(harts: int) -> str:
     return f"-h{harts}" if harts > 1 else ""
 
 
+# SHAPES: how the build compiles a model with dynamic dimensions.  static: for the
+# shapes of the inputs it is built with (SIZE), as the plain C version is; dynamic: as
+# written, for any shape.  Models with static shapes are compiled as they are.
+SHAPES = ("static", "dynamic")
+DEFAULT_SHAPES = "static"
+
+
+def specializes(model: Model, runtime: str, shapes: str) -> bool:
+    """Whether the image's model is compiled for its inputs' shapes (mlir_models.specialize)."""
+    return runtime == "iree" and model.is_dynamic and shapes == "static"
+
+
+def shapes_suffix(model: Model, runtime: str, shapes: str) -> str:
+    """Dynamic-shape models compiled as written carry -dynamic (the default has none)."""
+    return "-dynamic" if runtime == "iree" and model.is_dynamic and shapes == "dynamic" else ""
+
+
 def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:
     own = "" if toolchain == "debian" else f"-{toolchain}"  # no CMake cache shared between them
     return f"{BUILD}/runtime/{profile}-{board.march}-{board.mabi}{own}"

@@ -83,6 +83,24 @@ def load_importer_mlir(path: Path, function: str | None = None) -> Model:
         importer_mlir=path, importer_function=answer["function"])
 
 
+def input_shapes(model: Model, size: int | None) -> list[list[int]]:
+    """The shapes of the inputs the image is built with."""
+    return [list(spec.concrete_shape(model.resolve_size(size))) for spec in model.inputs]
+
+
+def specialize(wheel: Path, mlir: Path, function: str, shapes: list[list[int]],
+               out: Path) -> None:
+    """`mlir` with its entry taking `shapes` (mlir_reflect.py specialize); whole or not at
+    all."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    try:
+        reflect(wheel, "specialize", str(mlir), str(tmp), function, json.dumps(shapes))
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def lower(wheel: Path, model: Model, out: Path) -> None:
     """The importer's file lowered to linalg, its entry renamed; written whole or not at all."""
     assert model.importer_mlir is not None
