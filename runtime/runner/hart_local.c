@@ -137,14 +137,36 @@ static inline void store_words(uint32_t* const at[4], const uint32_t value[4],
       : "memory");
 }
 
-// What differs from `original` (zero where it is NULL), to `shared`.
-static void write_back(uint8_t* shared, const uint32_t* work,
-                       const uint32_t* original, uint32_t bytes) {
+// Eight whole words from the scratchpad to consecutive shared words: the
+// scratchpad loads first, then the stores back to back, then one load that
+// waits for all of them (the shared path answers in order).  One asm block:
+// no scratchpad access can come between the stores and the load.  Each store
+// still waits for the one before it (the path has one transaction in flight
+// for the whole cluster), so only the closing load is shared by eight words.
+static inline void store_block8(uint32_t* to, const uint32_t* from) {
+  uint32_t v0, v1, v2, v3, v4, v5, v6, v7;
+  __asm__ volatile(
+      "lw %0, 0(%9)\n\tlw %1, 4(%9)\n\tlw %2, 8(%9)\n\tlw %3, 12(%9)\n\t"
+      "lw %4, 16(%9)\n\tlw %5, 20(%9)\n\tlw %6, 24(%9)\n\tlw %7, 28(%9)\n\t"
+      "sw %0, 0(%8)\n\tsw %1, 4(%8)\n\tsw %2, 8(%8)\n\tsw %3, 12(%8)\n\t"
+      "sw %4, 16(%8)\n\tsw %5, 20(%8)\n\tsw %6, 24(%8)\n\tsw %7, 28(%8)\n\t"
+      "lw %0, 28(%8)\n\t"
+      "addi %0, %0, 0"
+      : "=&r"(v0), "=&r"(v1), "=&r"(v2), "=&r"(v3), "=&r"(v4), "=&r"(v5),
+        "=&r"(v6), "=&r"(v7)
+      : "r"(to), "r"(from)
+      : "memory");
+}
+
 #if RUNNER_HART_LOCAL_WORD_STORES
+// The words of `work[0..words)` that differ from `original` (zero where it is
+// NULL) to `shared`, in batches of up to four.
+static void write_back_words(uint8_t* shared, const uint32_t* work,
+                             const uint32_t* original, uint32_t words) {
   uint32_t* at[4];
   uint32_t value[4];
   unsigned n = 0;
-  for (uint32_t i = 0; i < bytes / 4; ++i) {
+  for (uint32_t i = 0; i < words; ++i) {
     const uint32_t now = work[i];
     if (now == (original ? original[i] : 0)) continue;
     at[n] = (uint32_t*)(shared + 4 * i);
@@ -152,6 +174,37 @@ static void write_back(uint8_t* shared, const uint32_t* work,
     if (++n == 4) store_words(at, value, n), n = 0;
   }
   if (n) store_words(at, value, n);
+}
+
+// A write-only binding, eight words at a time: none of them non-zero (the
+// parts other harts write) costs one branch, all of them (the hart's own
+// results) one store_block8; only mixed blocks go word by word.  The checks
+// are lean on purpose: every fetched instruction here competes with the other
+// harts' kernels for the one fetch port (a plain word-by-word scan of the
+// 16 KiB output of qmatmul64 took a third of the write-back).
+static void write_back_zeroed(uint8_t* shared, const uint32_t* work,
+                              uint32_t words) {
+  const uint32_t* end = work + (words & ~7u);
+  for (const uint32_t* p = work; p < end; p += 8, shared += 32) {
+    if (p[0] && p[1] && p[2] && p[3] && p[4] && p[5] && p[6] && p[7]) {
+      store_block8((uint32_t*)shared, p);
+    } else if ((p[0] | p[1] | p[2] | p[3]) | (p[4] | p[5] | p[6] | p[7])) {
+      write_back_words(shared, p, NULL, 8);
+    }
+  }
+  write_back_words(shared, end, NULL, words & 7);
+}
+#endif
+
+// What differs from `original` (zero where it is NULL), to `shared`.
+static void write_back(uint8_t* shared, const uint32_t* work,
+                       const uint32_t* original, uint32_t bytes) {
+#if RUNNER_HART_LOCAL_WORD_STORES
+  if (original) {
+    write_back_words(shared, work, original, bytes / 4);
+  } else {
+    write_back_zeroed(shared, work, bytes / 4);
+  }
 #else
   for (uint32_t i = 0; i < bytes / 4; ++i) {
     const uint32_t now = work[i], diff = now ^ (original ? original[i] : 0);
