@@ -79,7 +79,8 @@ def test_a_kernel_that_reads_only_its_arguments_may_run_locally(objects) -> None
     text = hart_local.header(None, True, {"m_dispatch_0_add": (1, 2)})
     assert "#define RUNNER_HART_LOCAL 1" in text
     assert "#define RUNNER_HART_LOCAL_WORD_STORES 1" in text
-    assert '{"m_dispatch_0_add", 0x1u, 0x2u}, \\\n  {0, 0, 0}' in text
+    assert '{"m_dispatch_0_add", 0x1u, 0x2u, {0, 0, 0}, 0, 0}, \\\n  {0, 0, 0, {0, 0, 0}, 0, 0}' \
+        in text
 
 
 def test_called_code_is_followed_and_its_byte_stores_seen(objects) -> None:

@@ -24,7 +24,12 @@
 // not (the kernel never reads it): hart 0 zeroes the shared buffer before the
 // harts start, the hart its copy, and afterwards writes back what is not zero;
 // any other binding is copied twice (the copy the kernel works on and the
-// untouched original) and what differs is written back.  Workgroups write
+// untouched original) and what differs is written back.  Where the compiler's
+// distribution bounds what a workgroup reads or writes of a read-only or
+// write-only binding (job->slices, site_scons/ireerv/image/hart_slices.py),
+// only the union of those ranges over the hart's workgroups is copied in,
+// zeroed and written back (share_ranges); the rest of the copy is left as it
+// is, and the kernel does not touch it.  Workgroups write
 // disjoint parts of the outputs, so a hart never writes what it did not
 // change, whatever the other harts did: byte by byte, or word by word when
 // the kernels store whole words only (RUNNER_HART_LOCAL_WORD_STORES).
@@ -52,6 +57,7 @@ typedef struct local_frame_t {
   size_t lengths[MAX_BINDINGS];
   uint8_t* shared[MAX_BINDINGS];
   uint8_t* originals[MAX_BINDINGS];
+  uint32_t from[MAX_BINDINGS], to[MAX_BINDINGS];  // the bytes copied, written
   uint32_t constants[MAX_CONSTANTS];
   iree_alignas(64) iree_hal_executable_workgroup_state_v0_t workgroup;
 } local_frame_t;
@@ -217,9 +223,37 @@ static void write_back(uint8_t* shared, const uint32_t* work,
 #endif
 }
 
+// The bytes of each binding that workgroups [begin, end) touch: the union of
+// their slices (whole words, within the binding), or all of it.
+static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
+  const iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    f->from[i] = 0, f->to[i] = round_word(f->lengths[i]);
+  }
+  const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
+  for (uint32_t k = 0; k < f->job.slice_count; ++k) {
+    const runner_slice_t* s = &f->job.slices[k];
+    if (s->binding >= d->binding_count) continue;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (uint32_t w = begin; w < end; ++w) {
+      const int32_t x = (int32_t)(w % d->workgroup_count_x);
+      const int32_t y = (int32_t)((w % per_z) / d->workgroup_count_x);
+      const int32_t z = (int32_t)(w / per_z);
+      const int32_t at = s->base + s->step[0] * x + s->step[1] * y + s->step[2] * z;
+      if (at < lo) lo = at;
+      if (at + (int32_t)s->length > hi) hi = at + (int32_t)s->length;
+    }
+    const int32_t bytes = (int32_t)f->to[s->binding];
+    lo = lo < 0 ? 0 : lo & ~3;
+    hi = hi > bytes ? bytes : (hi + 3) & ~3;
+    if (lo < hi) f->from[s->binding] = (uint32_t)lo, f->to[s->binding] = (uint32_t)hi;
+  }
+}
+
 // Lays out and fills the copies; returns false if they do not fit.
 static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
-                          uint8_t** local_memory) {
+                          uint8_t** local_memory, uint32_t begin,
+                          uint32_t end) {
   iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
   const unsigned n = d->binding_count;
   copy_in((uint32_t*)f->shared, NULL, (const uint32_t*)d->binding_ptrs, 4 * n);
@@ -237,13 +271,15 @@ static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
   }
   *local_memory = free = align64(free);
   if (free + f->job.local_memory_size > limit) return false;
+  share_ranges(f, begin, end);
   for (unsigned i = 0; i < n; ++i) {
-    const uint32_t bytes = round_word(f->lengths[i]);
+    const uint32_t from = f->from[i], bytes = f->to[i] - from;
     if ((f->job.write_only >> i) & 1) {
-      memset(f->bindings[i], 0, bytes);
+      memset(f->bindings[i] + from, 0, bytes);
     } else {
-      copy_in(f->bindings[i], (uint32_t*)f->originals[i],
-              (const uint32_t*)f->shared[i], bytes);
+      copy_in((uint32_t*)(f->bindings[i] + from),
+              f->originals[i] ? (uint32_t*)(f->originals[i] + from) : NULL,
+              (const uint32_t*)(f->shared[i] + from), bytes);
     }
   }
   d->binding_ptrs = f->bindings;
@@ -274,7 +310,7 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
   uint8_t* local_memory = NULL;
   if (d->binding_count > MAX_BINDINGS || d->constant_count > MAX_CONSTANTS ||
-      !copy_bindings(f, (uint8_t*)(f + 1), limit, &local_memory)) {
+      !copy_bindings(f, (uint8_t*)(f + 1), limit, &local_memory, begin, end)) {
     return RUNNER_LOCAL_DOES_NOT_FIT;
   }
   store_bytes(&f->job.copy_cycles[hart], cycles() - start, 15);
@@ -301,8 +337,10 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   }
   for (unsigned i = 0; i < d->binding_count; ++i) {
     if ((f->job.read_only >> i) & 1) continue;
-    write_back(f->shared[i], f->bindings[i], (const uint32_t*)f->originals[i],
-               round_word(f->lengths[i]));
+    const uint32_t from = f->from[i];
+    write_back(f->shared[i] + from, (const uint32_t*)(f->bindings[i] + from),
+               f->originals[i] ? (const uint32_t*)(f->originals[i] + from) : NULL,
+               f->to[i] - from);
   }
   return code;
 }
@@ -355,7 +393,28 @@ static bool bindings_allow(const iree_hal_executable_dispatch_state_v0_t* d) {
 static const struct {
   const char* name;
   uint32_t read_only, write_only;
+  uint32_t counts[3];  // workgroups in x, y, z the slices were derived for
+  uint32_t first_slice, slice_count;
 } entries[] = {RUNNER_HART_LOCAL_ENTRIES};
+static const runner_slice_t slices[] = {RUNNER_HART_LOCAL_SLICES};
+
+// An entry point's slices, when the dispatch has the workgroup counts they
+// were derived for (a read-only or write-only binding's only).
+static void use_slices(runner_local_job_t* job, const uint32_t counts[3],
+                       uint32_t first, uint32_t count,
+                       const iree_hal_executable_dispatch_state_v0_t* d) {
+  if (counts[0] != d->workgroup_count_x || counts[1] != d->workgroup_count_y ||
+      counts[2] != d->workgroup_count_z) {
+    return;
+  }
+  for (uint32_t k = first; k < first + count; ++k) {
+    const uint32_t bit = 1u << slices[k].binding;
+    if (job->slice_count == RUNNER_LOCAL_SLICES) break;
+    if ((job->read_only | job->write_only) & bit) {
+      job->slices[job->slice_count++] = slices[k];
+    }
+  }
+}
 
 static const iree_hal_executable_library_v0_t* find_library(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal) {
@@ -386,6 +445,7 @@ void runner_local_prepare(
   job->dispatch_state = dispatch_state;
   job->local_memory_size = local_memory_size;
   job->read_only = job->write_only = 0;
+  job->slice_count = 0;
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
   if (!library || library->imports.count || library->constants.count ||
@@ -398,6 +458,8 @@ void runner_local_prepare(
     if (strcmp(entries[i].name, name) == 0) {
       job->read_only = entries[i].read_only;
       job->write_only = entries[i].write_only;
+      use_slices(job, &entries[i].counts[0], entries[i].first_slice,
+                 entries[i].slice_count, dispatch_state);
       break;
     }
   }

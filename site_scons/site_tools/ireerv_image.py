@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
-from ireerv.image import hart_local, iree_build, iree_compile, layout, plain_c, runner_data
+from ireerv.image import (
+    hart_local,
+    hart_slices,
+    iree_build,
+    iree_compile,
+    layout,
+    plain_c,
+    runner_data,
+)
 from ireerv.image.models import Model, ModelError
 from ireerv.inputs import identity
 from ireerv.inputs.cache import ensure_dir
@@ -307,7 +315,7 @@ def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
     header = renv.Command(target, [mlir, kernel_o, *softfloat, *renv["BSP_OBJECTS"]],
                           short_action(_write_hart_local_check),
                           SOFTFLOAT_COUNT=len(softfloat))
-    renv.Depends(header, hart_local.__file__)  # the rule itself
+    renv.Depends(header, [hart_local.__file__, hart_slices.__file__])  # the rules themselves
     return header
 
 
@@ -317,14 +325,16 @@ def _write_hart_local_check(target, source, env):
         count = env["SOFTFLOAT_COUNT"]
         reason, word_stores = hart_local.check(Path(str(source[1])), objects[:count],
                                                objects[count:])
-        entries = None
+        entries = slices = None
         if reason is None:
-            sources = iree_compile.executable_sources(
-                _iree_compile_path(env), env["IREE_FLAGS"], Path(str(source[0])))
+            compiler, mlir = _iree_compile_path(env), Path(str(source[0]))
+            sources = iree_compile.executable_sources(compiler, env["IREE_FLAGS"], mlir)
             entries = hart_local.entry_bindings(sources)
+            slices = hart_slices.entry_slices(iree_compile.distributed_ir(
+                compiler, env["IREE_FLAGS"], mlir, hart_slices.PASS))
     except (hart_local.HartLocalError, iree_compile.CompileError, FetchError) as err:
         build_error(err)
-    Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries))
+    Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries, slices))
 
 
 def _plain_c_objects(benv, model: Model, size: int | None, idir: str, harts: int) -> list:

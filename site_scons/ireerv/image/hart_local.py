@@ -33,6 +33,8 @@ from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 from elftools.elf.sections import SymbolTableSection
 
+from ireerv.image.hart_slices import EntrySlices
+
 # RISC-V relocation types (psABI).
 _JUMPS = {16, 17, 18, 19, 44, 45}  # BRANCH, JAL, CALL, CALL_PLT, RVC_BRANCH, RVC_JUMP
 _ADDRESSES = {23, 26, 27, 28}  # PCREL_HI20, HI20, LO12_I, LO12_S
@@ -176,8 +178,10 @@ def entry_bindings(sources: str) -> dict[str, tuple[int, int]]:
 
 
 def header(reason: str | None, word_stores: bool = False,
-           entries: dict[str, tuple[int, int]] | None = None) -> str:
-    """hart_local_check.h: whether and how harts 1.. run the kernels from their own scratchpads."""
+           entries: dict[str, tuple[int, int]] | None = None,
+           slices: dict[str, EntrySlices] | None = None) -> str:
+    """hart_local_check.h: whether and how harts 1.. run the kernels from their own scratchpads;
+    `slices` (hart_slices.entry_slices) bounds what the workgroups touch of some bindings."""
     why = ("yes: the kernels read no data of their own" if reason is None
            else f"no, in place: {reason}")
     lines = ["/* Generated: may woken harts run the kernels from their own scratchpads?",
@@ -185,9 +189,21 @@ def header(reason: str | None, word_stores: bool = False,
              f"#define RUNNER_HART_LOCAL {int(reason is None)}",
              "/* 1: the kernels store whole words only (a hart owns whole output words) */",
              f"#define RUNNER_HART_LOCAL_WORD_STORES {int(word_stores)}",
-             "/* Per entry point: masks of its read-only and of its write-only bindings */",
+             "/* Per entry point: masks of its read-only and of its write-only bindings,",
+             " * its workgroup counts and its first and number of RUNNER_HART_LOCAL_SLICES */",
              "#define RUNNER_HART_LOCAL_ENTRIES \\"]
-    lines += [f'  {{"{name}", {ro:#x}u, {wo:#x}u}}, \\'
-              for name, (ro, wo) in sorted((entries or {}).items())]
-    lines.append("  {0, 0, 0}")
+    table: list[str] = []
+    for name, (ro, wo) in sorted((entries or {}).items()):
+        found = (slices or {}).get(name)
+        counts = found.counts if found else (0, 0, 0)
+        count = len(found.slices) if found else 0
+        lines.append(f'  {{"{name}", {ro:#x}u, {wo:#x}u, {{{counts[0]}, {counts[1]}, '
+                     f'{counts[2]}}}, {len(table)}, {count}}}, \\')
+        for s in found.slices if found else ():
+            table.append(f"  {{{s.binding}, {s.base}, {{{s.steps[0]}, {s.steps[1]}, "
+                         f"{s.steps[2]}}}, {s.length}u}}, \\")
+    lines.append("  {0, 0, 0, {0, 0, 0}, 0, 0}")
+    lines += ["/* Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of",
+              " * the binding: {binding, base, step, length} */",
+              "#define RUNNER_HART_LOCAL_SLICES \\", *table, "  {0, 0, {0, 0, 0}, 0}"]
     return "\n".join(lines) + "\n"

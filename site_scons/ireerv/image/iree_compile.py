@@ -107,6 +107,19 @@ def executable_sources(compiler: Path, flag_list: list[str], mlir: Path) -> str:
     return proc.stdout
 
 
+def distributed_ir(compiler: Path, flag_list: list[str], mlir: Path, after: str) -> str:
+    """Each entry point's IR right after the pass `after` (iree-compile's dump): how it is
+    distributed over workgroups."""
+    cwd = mlir.parent
+    cmd = [str(compiler), SINGLE_THREADED, *(_relative_to(flag, cwd) for flag in flag_list),
+           "--compile-to=executable-targets", f"--mlir-print-ir-after={after}",
+           mlir.name, "-o", os.devnull]
+    proc = run_tool(cmd, cwd=cwd)
+    if proc.returncode != 0:
+        raise CompileError(f"iree-compile failed on {mlir}:\n{proc.stderr.strip()}")
+    return proc.stderr
+
+
 def module_name(mlir_text: str) -> str:
     """The vm-c module's name: a named `module @m` gives `m`, an unnamed one `module`."""
     match = _NAMED_MODULE.search(mlir_text)

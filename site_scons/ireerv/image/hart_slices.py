@@ -1,0 +1,241 @@
+"""Which bytes of a binding the workgroups of a dispatch read or write.
+
+A hart that runs its share of a dispatch from its own scratchpad
+(runtime/runner/hart_local.c) copies in the read-only bindings and writes back
+the write-only ones over the cluster's one shared path, about 22 cycles a word.
+When the compiler's own distribution shows that workgroup w touches only the
+bytes [base + sx*x + sy*y + sz*z, + length) of a binding ((x, y, z) its
+workgroup id), the hart copies and writes back only the union of those ranges
+over its workgroups (qmatmul64 on 4 harts: a quarter of A and of the result
+instead of all of them).
+
+The ranges come from iree-compile's IR right after it distributes each
+entry point over workgroups (`iree-codegen-tile-and-distribute-to-workgroups-
+using-forall-op`): one `scf.forall` mapped to workgroups x, y, z, its
+induction variable k being lb_k + step_k * workgroup_id.  A binding gets a
+range only in the plain form, which makes the bound sound: its subspan at
+offset 0, loaded or stored whole, and inside that forall
+- read-only: every use of the loaded tensor a `tensor.extract_slice` with
+  static sizes, unit strides and offsets that are constants or induction
+  variables (then the bytes read lie in the slices' bounding range);
+- write-only: stored whole from a forall result whose shared output starts as
+  `tensor.empty()` and is written only by `tensor.parallel_insert_slice` of
+  that form (read back only through `tensor.extract_slice`).
+Anything else, and every read-write binding, is copied whole, as before.
+The runtime also checks the workgroup counts against the forall's before it
+uses the ranges.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# The pass after which the dump is taken (its `--mlir-print-ir-after` name).
+PASS = "iree-codegen-tile-and-distribute-to-workgroups-using-forall-op"
+
+_DUMP = re.compile(r"^// -----// IR Dump After .*$", re.M)
+_FUNC = re.compile(r"func\.func @([\w$.]+)\(")
+_TOKEN = re.compile(r"%[\w]+(?:#\d+)?")
+_CONST = re.compile(r"^\s*(%\w+) = arith\.constant (-?\d+) : index\s*$", re.M)
+_SUBSPAN = re.compile(
+    r"^\s*(%\w+) = hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\).*?"
+    r"\boffset\((%\w+)\).*dispatch\.tensor<(\w+):tensor<([\dx]+)x(\w+)>>\s*$", re.M)
+_WHOLE = (r"offsets = \[([^\]]*)\], sizes = \[([^\]]*)\], strides = \[([^\]]*)\]")
+_LOAD = re.compile(r"^\s*(%\w+) = iree_tensor_ext\.dispatch\.tensor\.load (%\w+), "
+                   + _WHOLE, re.M)
+_STORE = re.compile(r"^\s*iree_tensor_ext\.dispatch\.tensor\.store (%[\w#]+), (%\w+), "
+                    + _WHOLE, re.M)
+_FORALL = re.compile(r"^\s*(?:(%\w+)(?::\d+)? = )?scf\.forall \(([^)]*)\) "
+                     r"(?:= \(([^)]*)\) to \(([^)]*)\) step \(([^)]*)\)|in \(([^)]*)\))"
+                     r"(?: shared_outs\(([^)]*)\))?", re.M)
+_MAPPING = re.compile(r"\{mapping = \[([^\]]*)\]\}")
+_WORKGROUP = re.compile(r"#iree_codegen\.workgroup_mapping<([xyz])>$")
+_EXTRACT = re.compile(r"tensor\.extract_slice (%[\w#]+)\[([^\]]*)\] \[([^\]]*)\] \[([^\]]*)\]")
+_INSERT = re.compile(r"tensor\.parallel_insert_slice %[\w#]+ into (%\w+)\[([^\]]*)\] "
+                     r"\[([^\]]*)\] \[([^\]]*)\]")
+_EMPTY = re.compile(r"^\s*(%\w+) = tensor\.empty\(\) :", re.M)
+
+# Element sizes in bytes (i1 is packed: not handled).
+_BYTES = {"i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "i64": 8, "f64": 8}
+_DIMS = "xyz"
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Workgroup (x, y, z) touches bytes [base + steps . (x, y, z), + length) of a binding."""
+
+    binding: int
+    base: int
+    steps: tuple[int, int, int]
+    length: int
+
+
+@dataclass(frozen=True)
+class EntrySlices:
+    """An entry point's workgroup counts (as its forall gives them) and its bindings' ranges."""
+
+    counts: tuple[int, int, int]
+    slices: tuple[Slice, ...]
+
+
+@dataclass(frozen=True)
+class _Forall:
+    ivs: dict[str, tuple[int, int, int]]  # induction variable: (lb, step, workgroup dim)
+    counts: tuple[int, int, int]
+    results: str | None  # the forall's result name
+    outs: list[tuple[str, str]]  # shared outputs: (block argument, initial value)
+
+
+def _ints(text: str) -> list[int] | None:
+    items = [t.strip() for t in text.split(",")] if text.strip() else []
+    return [int(t) for t in items] if all(re.fullmatch(r"-?\d+", t) for t in items) else None
+
+
+def _forall(body: str) -> _Forall | None:
+    """The one workgroup-mapped forall of a function, if it is of the plain form."""
+    foralls, mappings = _FORALL.findall(body), _MAPPING.findall(body)
+    if len(foralls) != 1 or len(mappings) != 1:
+        return None
+    result, ivs_text, lbs, ubs, steps, extents, outs_text = foralls[0]
+    ivs = [v.strip() for v in ivs_text.split(",")]
+    if extents:
+        lb_list, ub_list, step_list = [0] * len(ivs), _ints(extents), [1] * len(ivs)
+    else:
+        lb_list, ub_list, step_list = _ints(lbs), _ints(ubs), _ints(steps)
+    dims = [_WORKGROUP.match(m.strip()) for m in mappings[0].split(",")]
+    if (lb_list is None or ub_list is None or step_list is None or not all(dims)
+            or not len(ivs) == len(lb_list) == len(ub_list) == len(step_list) == len(dims)):
+        return None
+    counts, info = [1, 1, 1], {}
+    for iv, lb, ub, step, dim in zip(ivs, lb_list, ub_list, step_list, dims, strict=True):
+        d = _DIMS.index(dim.group(1))
+        if step <= 0 or ub <= lb or counts[d] != 1:
+            return None
+        counts[d] = -(-(ub - lb) // step)
+        info[iv] = (lb, step, d)
+    outs = []
+    for item in outs_text.split(",") if outs_text else []:
+        arg, _, init = item.partition("=")
+        outs.append((arg.strip(), init.strip()))
+    return _Forall(info, (counts[0], counts[1], counts[2]), result or None, outs)
+
+
+def _range(forall: _Forall, shape: list[int], size: int, offsets: str, sizes: str,
+           strides: str) -> tuple[int, tuple[int, int, int], int] | None:
+    """(base, steps, length) in bytes of one slice, or None if not of the plain form."""
+    lengths, unit = _ints(sizes), _ints(strides)
+    items = [t.strip() for t in offsets.split(",")]
+    if lengths is None or unit is None or set(unit) - {1} or \
+            not len(items) == len(lengths) == len(shape):
+        return None
+    base, steps, last = 0, [0, 0, 0], 0
+    for i, (item, length) in enumerate(zip(items, lengths, strict=True)):
+        stride = size
+        for extent in shape[i + 1:]:
+            stride *= extent
+        if re.fullmatch(r"-?\d+", item):
+            base += int(item) * stride
+        elif item in forall.ivs:
+            lb, step, d = forall.ivs[item]
+            base += lb * stride
+            steps[d] += step * stride
+        else:
+            return None
+        last += (length - 1) * stride
+    return base, (steps[0], steps[1], steps[2]), last + size
+
+
+def _union(ranges: list) -> tuple[int, tuple[int, int, int], int] | None:
+    """One range holding all of them, when they move alike with the workgroup id."""
+    if not ranges or any(r is None or r[1] != ranges[0][1] for r in ranges):
+        return None
+    base = min(r[0] for r in ranges)
+    return base, ranges[0][1], max(r[0] + r[2] for r in ranges) - base
+
+
+def _uses(body: str, name: str) -> list[str]:
+    """The lines that use `name` (not its definition)."""
+    return [line for line in body.splitlines()
+            if name in _TOKEN.findall(line) and not line.strip().startswith(f"{name} =")]
+
+
+def _read_slice(body: str, forall: _Forall, name: str, shape: list[int], size: int):
+    loads = [m for m in _LOAD.finditer(body) if m.group(2) == name]
+    if len(_uses(body, name)) != 1 or len(loads) != 1 or not _is_whole(loads[0], shape, 3):
+        return None
+    loaded, ranges = loads[0].group(1), []
+    for line in _uses(body, loaded):
+        found = _EXTRACT.findall(line)
+        if len(found) != 1 or found[0][0] != loaded:
+            return None
+        ranges.append(_range(forall, shape, size, *found[0][1:]))
+    return _union(ranges)
+
+
+def _write_slice(body: str, forall: _Forall, name: str, shape: list[int], size: int):
+    stores = [m for m in _STORE.finditer(body) if m.group(2) == name]
+    if len(_uses(body, name)) != 1 or len(stores) != 1 or not _is_whole(stores[0], shape, 3):
+        return None
+    value, index = stores[0].group(1), 0
+    if forall.results is None or value.split("#")[0] != forall.results:
+        return None
+    if "#" in value:
+        index = int(value.split("#")[1])
+    elif len(forall.outs) != 1:
+        return None
+    if index >= len(forall.outs):
+        return None
+    arg, init = forall.outs[index]
+    if init not in _EMPTY.findall(body):
+        return None
+    ranges = []
+    for line in _uses(body, arg):
+        if "scf.forall" in line:
+            continue  # the forall's own shared_outs(%arg = %init)
+        inserted = _INSERT.findall(line)
+        if inserted and inserted[0][0] == arg and len(inserted) == 1:
+            ranges.append(_range(forall, shape, size, *inserted[0][1:]))
+        elif not (_EXTRACT.findall(line) and _EXTRACT.findall(line)[0][0] == arg):
+            return None
+    return _union(ranges)
+
+
+def _is_whole(match: re.Match, shape: list[int], first: int) -> bool:
+    offsets, sizes, strides = (_ints(match.group(first + i)) for i in range(3))
+    return (offsets is not None and not any(offsets) and sizes == shape
+            and strides is not None and not set(strides) - {1})
+
+
+def _entry(body: str) -> EntrySlices | None:
+    forall = _forall(body)
+    if forall is None:
+        return None
+    zeros = {name for name, value in _CONST.findall(body) if int(value) == 0}
+    slices = []
+    for name, binding, offset, access, shape_text, element in _SUBSPAN.findall(body):
+        size = _BYTES.get(element)
+        shape = [int(s) for s in shape_text.split("x")]
+        if offset not in zeros or size is None:
+            continue
+        if access == "readonly":
+            found = _read_slice(body, forall, name, shape, size)
+        elif access == "writeonly":
+            found = _write_slice(body, forall, name, shape, size)
+        else:
+            found = None
+        if found:
+            slices.append(Slice(int(binding), found[0], found[1], found[2]))
+    return EntrySlices(forall.counts, tuple(slices))
+
+
+def entry_slices(dump: str) -> dict[str, EntrySlices]:
+    """Per entry point in iree-compile's dump after PASS: its workgroup counts and the ranges
+    of its bindings that have one (entry points without a plain forall are left out)."""
+    result = {}
+    for part in _DUMP.split(dump)[1:]:
+        name = _FUNC.search(part)
+        entry = _entry(part) if name else None
+        if name and entry is not None and entry.slices:
+            result[name.group(1)] = entry
+    return result

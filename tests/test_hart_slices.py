@@ -1,0 +1,88 @@
+"""Which bytes of a binding a dispatch's workgroups touch, from iree-compile's distribution."""
+
+from __future__ import annotations
+
+from ireerv.image import hart_local, hart_slices
+from ireerv.image.hart_slices import EntrySlices, Slice
+
+HEAD = "// -----// IR Dump After TileAndDistributeToWorkgroupsUsingForallOpPass (x) //----- //\n"
+SUB = ("hal.interface.binding.subspan layout(#l) binding({b}) alignment(64) offset({o}) "
+       "flags(Indirect) : !iree_tensor_ext.dispatch.tensor<{a}:tensor<{t}>>")
+LOAD = ("iree_tensor_ext.dispatch.tensor.load {v}, offsets = [0, 0], sizes = [64, 64], "
+        "strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<64x64xi8>> "
+        "-> tensor<64x64xi8>")
+
+# The int8 matmul as iree-compile distributes it over 32 workgroups of 2 rows.
+MATMUL = HEAD + f"""func.func @m_dispatch_0_matmul() attributes {{}} {{
+  %c0_i32 = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %0 = {SUB.format(b=0, o="%c0", a="readonly", t="64x64xi8")}
+  %1 = {SUB.format(b=1, o="%c0", a="readonly", t="64x64xi8")}
+  %2 = {SUB.format(b=2, o="%c0", a="writeonly", t="64x64xi32")}
+  %3 = {LOAD.format(v="%0")}
+  %4 = {LOAD.format(v="%1")}
+  %5 = tensor.empty() : tensor<64x64xi32>
+  %6 = scf.forall (%arg0) = (0) to (64) step (2) shared_outs(%arg1 = %5) -> (tensor<64x64xi32>) {{
+    %extracted_slice = tensor.extract_slice %3[%arg0, 0] [2, 64] [1, 1] : tensor<64x64xi8> to t
+    %extracted_slice_0 = tensor.extract_slice %arg1[%arg0, 0] [2, 64] [1, 1] : tensor<64x64xi32>
+    %7 = linalg.fill ins(%c0_i32 : i32) outs(%extracted_slice_0 : tensor<2x64xi32>) -> t
+    %8 = linalg.generic {{}} ins(%extracted_slice, %4 : t, t) outs(%7 : t) {{
+    }} -> tensor<2x64xi32>
+    scf.forall.in_parallel {{
+      tensor.parallel_insert_slice %8 into %arg1[%arg0, 0] [2, 64] [1, 1] : t into t
+    }}
+  }} {{mapping = [#iree_codegen.workgroup_mapping<x>]}}
+  iree_tensor_ext.dispatch.tensor.store %6, %2, offsets = [0, 0], sizes = [64, 64], \
+strides = [1, 1] : tensor<64x64xi32> -> !iree_tensor_ext.dispatch.tensor<writeonly:t>
+  return
+}}
+"""
+
+
+def test_row_blocks_give_each_workgroup_its_rows() -> None:
+    found = hart_slices.entry_slices(MATMUL)
+    # A: 2 rows of 64 bytes per workgroup; B: read whole (no range); C: 2 rows of 256 bytes.
+    assert found == {"m_dispatch_0_matmul": EntrySlices(
+        (32, 1, 1), (Slice(0, 0, (128, 0, 0), 128), Slice(2, 0, (512, 0, 0), 512)))}
+    text = hart_local.header(None, True, {"m_dispatch_0_matmul": (3, 4)}, found)
+    assert '{"m_dispatch_0_matmul", 0x3u, 0x4u, {32, 1, 1}, 0, 2}' in text
+    assert "  {0, 0, {128, 0, 0}, 128u}, \\\n  {2, 0, {512, 0, 0}, 512u}," in text
+
+
+def test_two_mapped_dimensions_and_a_normalised_forall() -> None:
+    text = (MATMUL.replace("scf.forall (%arg0) = (0) to (64) step (2)",
+                           "scf.forall (%arg0, %argc) = (0, 0) to (64, 64) step (2, 16)")
+            .replace("%3[%arg0, 0] [2, 64]", "%3[%arg0, 0] [2, 64]")
+            .replace("%arg1[%arg0, 0] [2, 64] [1, 1] : t into t",
+                     "%arg1[%arg0, %argc] [2, 16] [1, 1] : t into t")
+            .replace("workgroup_mapping<x>]", "workgroup_mapping<y>, "
+                     "#iree_codegen.workgroup_mapping<x>]"))
+    entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
+    assert entry.counts == (4, 32, 1)
+    # A follows y only; C moves 64 bytes with x and 512 with y, and spans 2 rows of 16.
+    assert entry.slices == (Slice(0, 0, (0, 128, 0), 128), Slice(2, 0, (64, 512, 0), 320))
+    normal = MATMUL.replace("(%arg0) = (0) to (64) step (2)", "(%arg0) in (32)")
+    assert hart_slices.entry_slices(normal)["m_dispatch_0_matmul"].counts == (32, 1, 1)
+
+
+def test_anything_but_the_plain_form_is_copied_whole() -> None:
+    cases = {
+        # An offset computed from the induction variable: not followed.
+        MATMUL.replace("%3[%arg0, 0]", "%3[%9, 0]"): [2],
+        # The output's shared value starts from a loaded tensor, not tensor.empty().
+        MATMUL.replace("shared_outs(%arg1 = %5)", "shared_outs(%arg1 = %4)"): [0],
+        # The subspan does not start at offset 0.
+        MATMUL.replace('offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<readonly',
+                       'offset(%c64) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<readonly',
+                       1): [2],
+        # A dynamic slice size.
+        MATMUL.replace("%3[%arg0, 0] [2, 64]", "%3[%arg0, 0] [%s, 64]"): [2],
+        # A read-write binding.
+        MATMUL.replace("writeonly:tensor<64x64xi32>>", "readwrite:tensor<64x64xi32>>", 1): [0],
+        # A mapping IREE linearised (z:1): not followed.
+        MATMUL.replace("workgroup_mapping<x>", "workgroup_mapping<z:1>"): None,
+    }
+    for text, bindings in cases.items():
+        found = hart_slices.entry_slices(text).get("m_dispatch_0_matmul")
+        got = None if found is None else [s.binding for s in found.slices]
+        assert got == bindings, text
