@@ -35,6 +35,11 @@ typedef struct runner_local_job_t {
   uint32_t read_only;   // bindings the entry point only reads (bit i: binding i)
   uint32_t write_only;  // bindings it only writes: hart 0 zeroes them first
   uint32_t* copy_cycles;  // per hart: cycles spent copying in (written back)
+  // Harts copy in one after the other (hart h >= 2 waits for hart h - 1):
+  // `sequence` numbers the dispatch, and copied[h] (shared) is the last
+  // sequence hart h finished copying in for (hart_local.c, wait_turn).
+  uint32_t sequence;
+  uint32_t* copied;
   uint32_t slice_count;   // bindings with a known range (the others: whole)
   runner_slice_t slices[RUNNER_LOCAL_SLICES];
 } runner_local_job_t;

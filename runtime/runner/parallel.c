@@ -72,6 +72,7 @@ static iree_status_code_t run_share(unsigned hart);
 // Of the current dispatch: each hart's cycles, and those it spent copying in.
 static uint32_t share_cycles[RUNNER_HARTS];
 static uint32_t copy_cycles[RUNNER_HARTS];
+static uint32_t copied[RUNNER_HARTS];  // hart_local.c's turns
 
 static iree_status_code_t run_share_timed(unsigned hart) {
   const uint32_t begin = (uint32_t)bsp_cycles();
@@ -104,7 +105,12 @@ static iree_status_code_t run_share(unsigned hart) {
   const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
   const uint32_t begin = share_begin(job.total, job.first, hart);
   const uint32_t end = share_begin(job.total, job.first, hart + 1);
-  if (begin == end) return IREE_STATUS_OK;
+  if (begin == end) {
+    // No copies: the next hart need not wait for this one's turn (in place,
+    // so a plain store keeps the scratchpad rule).
+    if (hart && job.local.fn) ((volatile uint32_t*)copied)[hart] = job.local.sequence;
+    return IREE_STATUS_OK;
+  }
   if (hart && job.local.fn) {
     const uint32_t code = runner_local_share(&job.local, hart, begin, end);
     if (code != RUNNER_LOCAL_DOES_NOT_FIT) return (iree_status_code_t)code;
@@ -225,6 +231,8 @@ static iree_status_t dispatch(
                      : iree_ok_status();
   }
   job.local.copy_cycles = copy_cycles;
+  job.local.copied = copied;
+  ++job.local.sequence;
   runner_local_prepare(&job.local, executable, ordinal, dispatch_state,
                        (uint32_t)local_memory.data_length);
   site_t* site = find_site(executable, ordinal);
