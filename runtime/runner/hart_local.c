@@ -24,15 +24,15 @@
 // not (the kernel never reads it): hart 0 zeroes the shared buffer before the
 // harts start, the hart its copy, and afterwards writes back what is not zero;
 // any other binding is copied twice (the copy the kernel works on and the
-// untouched original) and what differs is written back.  Where the compiler's
-// distribution bounds what a workgroup reads or writes of a read-only or
-// write-only binding (job->slices, site_scons/ireerv/image/hart_slices.py),
-// only the union of those ranges over the hart's workgroups is copied in,
-// zeroed and written back (share_ranges); the rest of the copy is left as it
-// is, and the kernel does not touch it.  Workgroups write
-// disjoint parts of the outputs, so a hart never writes what it did not
-// change, whatever the other harts did: byte by byte, or word by word when
-// the kernels store whole words only (RUNNER_HART_LOCAL_WORD_STORES).
+// untouched original) and what differs is written back.  Where the
+// compiler's distribution bounds what a workgroup reads or writes of a
+// read-only or write-only binding (published.slices, from
+// site_scons/ireerv/image/hart_slices.py), only the union of those ranges over
+// the hart's workgroups is copied in, zeroed and written back (share_ranges);
+// the rest of the copy is left as it is, and the kernel does not touch it.
+// Workgroups write disjoint parts of the outputs, so a hart never writes what
+// it did not change, whatever the other harts did: byte by byte, or word by
+// word when the kernels store whole words only (RUNNER_HART_LOCAL_WORD_STORES).
 
 #include "hart_local.h"
 
@@ -49,8 +49,34 @@
 #define MAX_BINDINGS 32
 #define MAX_CONSTANTS 64
 
+// Workgroup (x, y, z) reads or writes only the bytes [base + step . (x, y, z),
+// + length) of binding `binding` (from the compiler's distribution:
+// site_scons/ireerv/image/hart_slices.py).
+typedef struct runner_slice_t {
+  uint32_t binding;
+  int32_t base;
+  int32_t step[3];
+  uint32_t length;
+} runner_slice_t;
+
+#define MAX_SLICES 8  // per dispatch; bindings beyond are copied whole
+
+// What hart 0 publishes for a dispatch besides the job record (kept apart so
+// that parallel.c's record, and the code of images whose harts run in place,
+// stay as they were).  Harts copy in one after the other (wait_turn):
+// `sequence` numbers the dispatch, and copied[h] is the last sequence hart h
+// finished copying in for.
+typedef struct published_t {
+  uint32_t sequence;
+  uint32_t slice_count;  // bindings with a known range (the others: whole)
+  runner_slice_t slices[MAX_SLICES];
+} published_t;
+static published_t published;
+static uint32_t copied[BSP_HARTS];
+
 typedef struct local_frame_t {
   runner_local_job_t job;
+  published_t published;
   iree_hal_executable_environment_v0_t environment;
   iree_hal_executable_dispatch_state_v0_t dispatch;
   void* bindings[MAX_BINDINGS];
@@ -242,29 +268,38 @@ static void write_back(uint8_t* shared, const uint32_t* work,
 }
 
 // The bytes of each binding that workgroups [begin, end) touch: the union of
-// their slices (whole words, within the binding), or all of it.
+// their slices (whole words, within the binding), or all of it.  The ids are
+// stepped as the workgroup loop steps them (a divide costs up to 35 cycles).
 static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
   const iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
   for (unsigned i = 0; i < d->binding_count; ++i) {
     f->from[i] = 0, f->to[i] = round_word(f->lengths[i]);
   }
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
-  for (uint32_t k = 0; k < f->job.slice_count; ++k) {
-    const runner_slice_t* s = &f->job.slices[k];
+  for (uint32_t k = 0; k < f->published.slice_count; ++k) {
+    const runner_slice_t* s = &f->published.slices[k];
     if (s->binding >= d->binding_count) continue;
     int32_t lo = INT32_MAX, hi = INT32_MIN;
+    uint32_t id[3] = {begin % d->workgroup_count_x,
+                      (begin % per_z) / d->workgroup_count_x, begin / per_z};
     for (uint32_t w = begin; w < end; ++w) {
-      const int32_t x = (int32_t)(w % d->workgroup_count_x);
-      const int32_t y = (int32_t)((w % per_z) / d->workgroup_count_x);
-      const int32_t z = (int32_t)(w / per_z);
-      const int32_t at = s->base + s->step[0] * x + s->step[1] * y + s->step[2] * z;
+      const int32_t at = s->base + s->step[0] * (int32_t)id[0] +
+                         s->step[1] * (int32_t)id[1] +
+                         s->step[2] * (int32_t)id[2];
       if (at < lo) lo = at;
       if (at + (int32_t)s->length > hi) hi = at + (int32_t)s->length;
+      if (++id[0] == d->workgroup_count_x) {
+        id[0] = 0;
+        if (++id[1] == d->workgroup_count_y) id[1] = 0, ++id[2];
+      }
     }
     const int32_t bytes = (int32_t)f->to[s->binding];
     lo = lo < 0 ? 0 : lo & ~3;
     hi = hi > bytes ? bytes : (hi + 3) & ~3;
-    if (lo < hi) f->from[s->binding] = (uint32_t)lo, f->to[s->binding] = (uint32_t)hi;
+    if (lo < hi) {
+      f->from[s->binding] = (uint32_t)lo;
+      f->to[s->binding] = (uint32_t)hi;
+    }
   }
 }
 
@@ -313,8 +348,11 @@ static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
 // last about when it did before; their write-backs then come apart too.
 // Between two looks at the flag (one shared-path load each) a chain of
 // divides waits about 300 cycles while fetching next to nothing (a spinning
-// hart would take the fetch port from the computing ones).  The wait is
-// bounded: past it the hart copies at once, which is only slower.
+// hart would take the fetch port from the computing ones).  Hart h - 1 has
+// work whenever hart h has (parallel.c gives the larger shares to the lower
+// harts), so it comes here too, and passes the turn on even when its copies
+// do not fit.  The wait is bounded all the same: past it the hart copies at
+// once, which is only slower.
 static void wait_turn(const uint32_t* flag, uint32_t sequence) {
   for (uint32_t tries = 0; tries < 16384; ++tries) {
     uint32_t value, x = UINT32_MAX;
@@ -347,7 +385,11 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   uint8_t* limit = base + BSP_HART_LOCAL_LENGTH - LOCAL_STACK;
   local_frame_t* f = (local_frame_t*)base;
   copy_in((uint32_t*)&f->job, NULL, (const uint32_t*)job, sizeof *job);
-  if (hart >= 2) wait_turn(&f->job.copied[hart - 1], f->job.sequence);
+  copy_in((uint32_t*)&f->published, NULL, (const uint32_t*)&published, 8);
+  copy_in((uint32_t*)f->published.slices, NULL,
+          (const uint32_t*)published.slices,
+          f->published.slice_count * sizeof(runner_slice_t));
+  if (hart >= 2) wait_turn(&copied[hart - 1], f->published.sequence);
   copy_in((uint32_t*)&f->environment, NULL,
           (const uint32_t*)f->job.environment, sizeof f->environment);
   copy_in((uint32_t*)&f->dispatch, NULL,
@@ -356,10 +398,10 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   uint8_t* local_memory = NULL;
   if (d->binding_count > MAX_BINDINGS || d->constant_count > MAX_CONSTANTS ||
       !copy_bindings(f, (uint8_t*)(f + 1), limit, &local_memory, begin, end)) {
-    store_bytes(&f->job.copied[hart], f->job.sequence, 15);  // next hart's turn
+    store_bytes(&copied[hart], f->published.sequence, 15);  // next hart's turn
     return RUNNER_LOCAL_DOES_NOT_FIT;
   }
-  store_bytes(&f->job.copied[hart], f->job.sequence, 15);  // next hart's turn
+  store_bytes(&copied[hart], f->published.sequence, 15);  // next hart's turn
   store_bytes(&f->job.copy_cycles[hart], cycles() - start, 15);
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
   iree_hal_executable_workgroup_state_v0_t* w = &f->workgroup;
@@ -385,9 +427,10 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   for (unsigned i = 0; i < d->binding_count; ++i) {
     if ((f->job.read_only >> i) & 1) continue;
     const uint32_t from = f->from[i];
+    const uint32_t* original =
+        f->originals[i] ? (const uint32_t*)(f->originals[i] + from) : NULL;
     write_back(f->shared[i] + from, (const uint32_t*)(f->bindings[i] + from),
-               f->originals[i] ? (const uint32_t*)(f->originals[i] + from) : NULL,
-               f->to[i] - from);
+               original, f->to[i] - from);
   }
   return code;
 }
@@ -447,7 +490,7 @@ static const runner_slice_t slices[] = {RUNNER_HART_LOCAL_SLICES};
 
 // An entry point's slices, when the dispatch has the workgroup counts they
 // were derived for (a read-only or write-only binding's only).
-static void use_slices(runner_local_job_t* job, const uint32_t counts[3],
+static void use_slices(const runner_local_job_t* job, const uint32_t counts[3],
                        uint32_t first, uint32_t count,
                        const iree_hal_executable_dispatch_state_v0_t* d) {
   if (counts[0] != d->workgroup_count_x || counts[1] != d->workgroup_count_y ||
@@ -456,9 +499,9 @@ static void use_slices(runner_local_job_t* job, const uint32_t counts[3],
   }
   for (uint32_t k = first; k < first + count; ++k) {
     const uint32_t bit = 1u << slices[k].binding;
-    if (job->slice_count == RUNNER_LOCAL_SLICES) break;
+    if (published.slice_count == MAX_SLICES) break;
     if ((job->read_only | job->write_only) & bit) {
-      job->slices[job->slice_count++] = slices[k];
+      published.slices[published.slice_count++] = slices[k];
     }
   }
 }
@@ -492,7 +535,8 @@ void runner_local_prepare(
   job->dispatch_state = dispatch_state;
   job->local_memory_size = local_memory_size;
   job->read_only = job->write_only = 0;
-  job->slice_count = 0;
+  published.slice_count = 0;
+  ++published.sequence;
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
   if (!library || library->imports.count || library->constants.count ||

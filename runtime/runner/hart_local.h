@@ -14,18 +14,6 @@
 
 #include "iree/hal/local/local_executable.h"
 
-// Workgroup (x, y, z) reads or writes only the bytes [base + step . (x, y, z),
-// + length) of binding `binding` (from the compiler's distribution:
-// site_scons/ireerv/image/hart_slices.py).
-typedef struct runner_slice_t {
-  uint32_t binding;
-  int32_t base;
-  int32_t step[3];
-  uint32_t length;
-} runner_slice_t;
-
-#define RUNNER_LOCAL_SLICES 8  // per dispatch; bindings beyond are copied whole
-
 // What hart 0 publishes for a dispatch (in the shared job record).
 typedef struct runner_local_job_t {
   iree_hal_executable_dispatch_v0_t fn;  // NULL: every hart runs in place
@@ -35,13 +23,6 @@ typedef struct runner_local_job_t {
   uint32_t read_only;   // bindings the entry point only reads (bit i: binding i)
   uint32_t write_only;  // bindings it only writes: hart 0 zeroes them first
   uint32_t* copy_cycles;  // per hart: cycles spent copying in (written back)
-  // Harts copy in one after the other (hart h >= 2 waits for hart h - 1):
-  // `sequence` numbers the dispatch, and copied[h] (shared) is the last
-  // sequence hart h finished copying in for (hart_local.c, wait_turn).
-  uint32_t sequence;
-  uint32_t* copied;
-  uint32_t slice_count;   // bindings with a known range (the others: whole)
-  runner_slice_t slices[RUNNER_LOCAL_SLICES];
 } runner_local_job_t;
 
 // runner_local_share's answer when the copies do not fit the scratchpad.
