@@ -23,7 +23,9 @@ offset 0, loaded or stored whole, and inside that forall
   that form (read back only through `tensor.extract_slice`).
 Anything else, and every read-write binding, is copied whole, as before.
 The runtime also checks the workgroup counts against the forall's before it
-uses the ranges.
+uses the ranges: later passes may still map the loops differently (the
+8x16x12 int8 matmul's forall gives (1, 4, 1), its dispatch runs 4x1x1), and
+then the bindings are copied whole.
 """
 
 from __future__ import annotations
