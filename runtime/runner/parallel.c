@@ -140,12 +140,12 @@ static iree_status_code_t run_share(unsigned hart) {
 // per workgroup; the others at c (copying, 0 in place) + a1 per workgroup.
 // Of equally long splits the one giving hart 0 most wins: the fewer harts
 // still at work at the end, the more of the fetch port each one gets.  With
-// copies (c > 0), any split within 1/16 of the shortest counts as equally
-// long: hart 0's rate comes from a dispatch in which all harts computed
-// throughout, while harts that copy in turn leave hart 0 the fetch port for
-// a while (qmatmul64 on 4 harts: 11 workgroups for hart 0 were predicted at
-// 850,000 cycles against 841,000 for 10, and took 780,000; the call took
-// 812,000 cycles instead of 839,000).
+// copies (c > 0) hart 0's rate counts 1/16 faster than measured: it comes
+// from a dispatch in which every hart computed throughout, while harts that
+// copy in turn (hart_local.c) leave hart 0 the fetch port for a while
+// (qmatmul64 on 4 harts: 11 workgroups for hart 0 were predicted at 850,000
+// cycles against 841,000 for 10, and took 780,000; the call took 812,875
+// cycles instead of 839,442).
 #define SITE_CAPACITY 8
 typedef struct site_t {
   const iree_hal_local_executable_t* executable;
@@ -179,23 +179,14 @@ static uint32_t balanced_first(void) {
     if (a > a1) a1 = a;
   }
   if (!n0 || !a1) return job.first;
-  const uint64_t a0 = share_cycles[0] / n0;
+  const uint64_t a0 = (share_cycles[0] - (c ? share_cycles[0] / 16 : 0)) / n0;
   uint32_t best = job.first;
   uint64_t best_cycles = UINT64_MAX;
-  uint32_t slack = 0;
-  for (unsigned pass = 0; pass < 2; ++pass) {
-    for (uint32_t k = total - 1; k > 0; --k) {
-      const uint32_t per = (total - k + RUNNER_HARTS - 2) / (RUNNER_HARTS - 1);
-      const uint64_t mine = a0 * k, theirs = c + (uint64_t)a1 * per;
-      const uint64_t longest = mine > theirs ? mine : theirs;
-      if (longest < best_cycles + slack) {
-        best = k;
-        if (pass) break;
-        best_cycles = longest;
-      }
-    }
-    if (!c) break;  // in place: the shortest split, the largest of equals
-    slack = best_cycles / 16 + 1;  // within 1/16
+  for (uint32_t k = 1; k < total; ++k) {
+    const uint32_t per = (total - k + RUNNER_HARTS - 2) / (RUNNER_HARTS - 1);
+    const uint64_t mine = a0 * k, theirs = c + (uint64_t)a1 * per;
+    const uint64_t longest = mine > theirs ? mine : theirs;
+    if (longest <= best_cycles) best_cycles = longest, best = k;
   }
   return best;
 }
