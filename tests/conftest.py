@@ -31,6 +31,15 @@ def fetcher(lock: Lock) -> Fetcher:
     return Fetcher(lock, FetchConfig(cache_root=paths.default_cache_dir(), log=lambda _: None))
 
 
+@pytest.fixture(scope="session")
+def wheel(fetcher: Fetcher) -> Path:
+    """The pinned iree-compiler wheel (its Python bindings read and rewrite MLIR)."""
+    try:
+        return fetcher.path("iree-compiler")
+    except FetchError as err:
+        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
+
+
 def require_input(fetcher: Fetcher, name: str) -> Path:
     """The cached tree of a pinned input, or skip saying what is missing and how to get it."""
     try:

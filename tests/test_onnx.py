@@ -19,7 +19,7 @@ from scons_helpers import copy_project, scons
 from ireerv.image import onnx_import
 from ireerv.image.models import ModelError, load_model
 from ireerv.image.onnx_models import DEFAULT_ATOL, DEFAULT_RTOL
-from ireerv.inputs.fetch import Fetcher, FetchError
+from ireerv.inputs.fetch import Fetcher
 from ireerv.run import check, onnx_reference
 
 onnx = pytest.importorskip("onnx")
@@ -176,14 +176,6 @@ def test_onnx_runtime_reference(tmp_path: Path) -> None:
 
 
 # -- The import: the pinned compiler wheel --------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def wheel(fetcher: Fetcher) -> Path:
-    try:
-        return fetcher.path("iree-compiler")
-    except FetchError as err:
-        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
 
 
 def test_import_writes_plain_func(wheel: Path, tmp_path: Path) -> None:

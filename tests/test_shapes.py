@@ -12,7 +12,6 @@ import pytest
 
 from ireerv.image import layout, mlir_models
 from ireerv.image.models import ModelError, load_model
-from ireerv.inputs.fetch import Fetcher, FetchError
 
 MATMUL = load_model("matmul")
 MLP = load_model("mlp")
@@ -36,14 +35,6 @@ def test_image_folders_keep_both_forms_apart() -> None:
 def test_input_shapes_follow_size() -> None:
     assert mlir_models.input_shapes(MATMUL, 16) == [[16, 16], [16, 16]]
     assert mlir_models.input_shapes(MATMUL, None) == [[4, 4], [4, 4]]  # the first size
-
-
-@pytest.fixture(scope="module")
-def wheel(fetcher: Fetcher) -> Path:
-    try:
-        return fetcher.path("iree-compiler")
-    except FetchError as err:
-        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
 
 
 def test_entry_takes_the_shapes_and_calls_the_original(wheel: Path, tmp_path: Path) -> None:
