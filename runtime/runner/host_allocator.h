@@ -1,13 +1,13 @@
-// The runner's host allocator: the C library's, with freed blocks kept for
-// reuse (host_allocator.c).
+// The runner's host allocator: size classes for small blocks, sbrk for large
+// uncleared ones, the C library for the rest (host_allocator.c).
 
 #ifndef IREERV_RUNNER_HOST_ALLOCATOR_H_
 #define IREERV_RUNNER_HOST_ALLOCATOR_H_
 
 #include "iree/base/api.h"
 
-// malloc/calloc/realloc/free as iree_allocator_system(), except that a freed
-// block is kept (up to a few) and handed out again for a request it fits.
+// malloc/calloc/realloc/free as iree_allocator_system(), with small blocks
+// from per-size free lists and large MALLOC blocks uncleared.
 iree_allocator_t runner_host_allocator(void);
 
 #endif  // IREERV_RUNNER_HOST_ALLOCATOR_H_
