@@ -22,11 +22,15 @@ BSP_NO_BUILTIN void* memset(void* dst, int value, size_t n) {
     const uint32_t word = byte ? byte * 0x01010101u : 0u;  /* mostly clears */
     uint32_t* w = (uint32_t*)(void*)d;
     uint32_t* const end = (uint32_t*)(void*)(d + n);
-    for (; end - w >= 4; w += 4) {
+    for (; end - w >= 8; w += 8) {  /* 8 words a step: one taken branch per 32 bytes */
       w[0] = word;
       w[1] = word;
       w[2] = word;
       w[3] = word;
+      w[4] = word;
+      w[5] = word;
+      w[6] = word;
+      w[7] = word;
     }
     while (w != end) *w++ = word;
     return dst;
