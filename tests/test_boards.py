@@ -56,6 +56,7 @@ def test_cluster4() -> None:
         "--iree-llvmcpu-target-cpu-features=+m,+c,+relax",
         "--iree-llvmcpu-target-abi=ilp32",
         "--iree-vm-target-index-bits=32",
+        "--align-all-blocks=2",
         "--iree-codegen-transform-dialect-library=bsp/common/iree-tiles.mlir",
     ]
     names = [s.name for s in b.bsp_sources()]
