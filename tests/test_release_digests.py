@@ -56,6 +56,3 @@ def test_the_committed_digests_cover_every_release_file() -> None:
         assert set(table) == set(digests.FILES)
 
 
-def test_only_the_reference_release_is_compared() -> None:
-    assert digests.is_reference(digests.REFERENCE)
-    assert not digests.is_reference({**digests.REFERENCE, "BOARD": "qemu-virt"})

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ireerv.image import key as image_key
 from ireerv.image import layout, mlir_models
 from ireerv.image.models import ModelError, load_model
 
@@ -22,14 +23,7 @@ def test_only_dynamic_iree_models_are_specialised() -> None:
     assert not layout.specializes(MATMUL, "iree", "dynamic")
     assert not layout.specializes(MATMUL, "none", "static")  # the plain C loop has N fixed
     assert not layout.specializes(MLP, "iree", "static")  # already static
-    assert layout.DEFAULT_SHAPES == "static"
-
-
-def test_image_folders_keep_both_forms_apart() -> None:
-    assert layout.shapes_suffix(MATMUL, "iree", "static") == ""
-    assert layout.shapes_suffix(MATMUL, "iree", "dynamic") == "-dynamic"
-    assert layout.shapes_suffix(MATMUL, "none", "dynamic") == ""
-    assert layout.shapes_suffix(MLP, "iree", "dynamic") == ""
+    assert image_key.DEFAULT_SHAPES == "static"
 
 
 def test_input_shapes_follow_size() -> None:

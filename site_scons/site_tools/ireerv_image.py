@@ -21,6 +21,7 @@ from ireerv.image import (
     plain_c,
     runner_data,
 )
+from ireerv.image.key import DEFAULT_SHAPES, ImageKey
 from ireerv.image.models import Model, ModelError
 from ireerv.inputs import identity
 from ireerv.inputs.cache import ensure_dir
@@ -31,7 +32,6 @@ from ireerv.paths import BUILD
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
-from ireerv.softfloat import choices as softfloat
 from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
@@ -55,6 +55,7 @@ class Image:
     iree_flags: list[str] = field(default_factory=list)  # empty for plain C
     runtime_libs: list = field(default_factory=list)  # IREE runtime archives, link order
     harts: int = 1  # harts sharing each dispatch (HARTS)
+    key: ImageKey | None = None  # its configuration, from which its folders are named
 
     @property
     def outputs(self) -> list:
@@ -97,6 +98,7 @@ def _board_env(env, board: Board):
         objects += obj
     benv["BSP_OBJECTS"] = objects
     benv["LINKER_SCRIPT"] = script
+    benv["BOARD_DIR"] = bdir  # per board, placement and toolchain: objects never mix
     envs[board.build_name] = benv
     return benv
 
@@ -224,7 +226,8 @@ def _model_data(target, source, env):
 
 
 def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
-                harts: int | None = None) -> Image:
+                harts: int | None = None, model_arg: str = "") -> Image:
+    """The image of `model`; `model_arg` is MODEL as the user gave it (default: its name)."""
     benv = _board_env(env, board)
     harts = int(env.get("HARTS") or 1) if harts is None else harts
     try:
@@ -233,10 +236,8 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
         layout.check_harts(board, runtime, harts)
     except ModelError as err:
         user_error(err)
-    idir = (layout.image_dir(board, model, size, runtime)
-            + softfloat.image_suffix(env["SOFTFLOAT"]) + _toolchain_suffix(env)
-            + layout.harts_suffix(harts)
-            + layout.shapes_suffix(model, runtime, env.get("SHAPES", layout.DEFAULT_SHAPES)))
+    key = layout.image_key(env, board, model, size, runtime, harts, model_arg)
+    idir = key.build_dir()
     libs: list = []
     if runtime == "none":
         objects = _plain_c_objects(benv, model, size, idir, harts)
@@ -254,7 +255,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
     flags = iree_compile.flags(board, harts) if runtime == "iree" else []
     return Image(board, model, size, runtime, idir, benv, elf, map_file, hex_file, dis,
-                 iree_flags=flags, runtime_libs=list(libs), harts=harts)
+                 iree_flags=flags, runtime_libs=list(libs), harts=harts, key=key)
 
 
 def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
@@ -274,7 +275,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         mlir = renv.MlirLower(model)[0]
     else:
         mlir = str(model.mlir)
-    if layout.specializes(model, "iree", benv.get("SHAPES", layout.DEFAULT_SHAPES)):
+    if layout.specializes(model, "iree", benv.get("SHAPES", DEFAULT_SHAPES)):
         mlir = renv.MlirSpecialize(model, size, mlir, idir)[0]
     module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", mlir)
     libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]

@@ -43,9 +43,7 @@ def prepare_environment(env) -> dict:
 
 
 def _release_dir(env, image) -> Path:
-    state = env["_RELEASE_STATE"]
-    variant = image.variant
-    return DIST / f"{variant}-{image.board.name}-{state['version']}"
+    return DIST / image.key.release_name(env["_RELEASE_STATE"]["version"])
 
 
 def _path_map(env) -> dict[str, str]:
@@ -107,6 +105,7 @@ def _write_release(target, source, env):
         flags=flags,
         outputs=outputs,
     )
+    data["configuration"] = image.key.config()
     data["toolchain"] = toolchain_build.manifest(env.GetFetcher(), env["TOOLCHAIN_KIND"])
     release.write_json(out / "manifest.json", data)
     release.write_checksums(out, [*outputs, "manifest.json"])
@@ -135,13 +134,8 @@ def _release_check(target, source, env):
     state = env["_RELEASE_STATE"]
     print(f"release-check: rebuilding from scratch in {tree}")
     release.fresh_checkout(PROJECT_ROOT, tree, include_changes=state["dirty"])
-    args = [f"MODEL={env['MODEL']}", f"BOARD={env['BOARD']}", f"PROFILE={env['PROFILE']}",
-            f"RUNTIME={env['RUNTIME']}", f"SOFTFLOAT={env['SOFTFLOAT']}",
-            f"TOOLCHAIN={env['TOOLCHAIN_KIND']}",
-            f"CACHE_DIR={env['CACHE_DIR']}",
+    args = [*image.key.scons_args(), f"CACHE_DIR={env['CACHE_DIR']}",
             f"ALLOW_DIRTY={int(bool(env['ALLOW_DIRTY']))}", f"OFFLINE={int(bool(env['OFFLINE']))}"]
-    if env["SIZE"]:
-        args.append(f"SIZE={env['SIZE']}")
     scons = [sys.executable, "-c", "import SCons.Script; SCons.Script.main()"]
     proc = subprocess.run([*scons, "-Q", "release", *args], cwd=tree, capture_output=True,
                           text=True)
@@ -158,16 +152,16 @@ def _release_check(target, source, env):
     count = sum(1 for p in ours.iterdir() if p.is_file())
     print(f"release-check: {count} files identical byte for byte "
           f"({ours.relative_to(PROJECT_ROOT)} vs. a fresh build at another path)")
-    _check_digests(env, theirs, work)
+    _check_digests(env, image, theirs, work)
     shutil.rmtree(work)
 
 
-def _check_digests(env, fresh: Path, work: Path) -> None:
+def _check_digests(env, image, fresh: Path, work: Path) -> None:
     """Compare a fresh reference release with the committed digests: other machines' bytes."""
     kind = env["TOOLCHAIN_KIND"]
-    if not digests.is_reference({k: env[k] for k in digests.REFERENCE}):
+    if not image.key.is_reference():
         print(f"release-check: {digests.FILE_NAME} covers the reference release only "
-              "(MODEL=matmul BOARD=cluster4); not compared")
+              f"(this one has {' '.join(image.key.reference_differences())}); not compared")
         return
     try:
         problems = digests.compare(fresh, PROJECT_ROOT / digests.FILE_NAME, kind)
@@ -194,10 +188,10 @@ def _write_digests(target, source, env):
 
 def release_digests(env, image):
     """Rewrite the committed digests of the TOOLCHAIN in use from a reference release."""
-    if not digests.is_reference({k: env[k] for k in digests.REFERENCE}):
-        raise SCons.Errors.UserError(
+    if not image.key.is_reference():
+        raise SCons.Errors.StopError(
             "release-digests: the digests cover the reference release only; run it without "
-            "MODEL, BOARD, PROFILE, RUNTIME or SIZE")
+            + " ".join(image.key.reference_differences()))
     node = env.Alias("release-digests-run", release_target(env, image),
                      SCons.Action.Action(_write_digests, None))
     env.AlwaysBuild(node)

@@ -45,7 +45,7 @@ def softfloat_objects(env, benv, name: str | None = None) -> list:
         choice = softfloat.choice(name)
         senv = benv.Clone()
         senv.Append(CCFLAGS=["-O2", "-ffp-contract=off"])
-        sdir = softfloat.build_dir(name, benv["BOARD_SPEC"].name)
+        sdir = softfloat.build_dir(name, benv["BOARD_DIR"])
         objects = senv.Object(f"{sdir}/fmaf.o", str(softfloat.FMAF_SOURCE))
         if choice.rvfplib_define:
             root = env.GetFetcher().path(softfloat.RVFPLIB_INPUT)
@@ -74,7 +74,7 @@ def softfloat_objects(env, benv, name: str | None = None) -> list:
 def _program(env, board: Board, program: str, name: str, defines: list[str]):
     """A bare-metal program from softfloat/ linked with soft-float choice `name`."""
     benv = env.BoardEnv(board)
-    pdir = f"{BUILD}/{board.name}/softfloat-{program}-{name}"
+    pdir = f"{benv['BOARD_DIR']}/softfloat-{program}-{name}"
     penv = benv.Clone()
     penv.Append(CCFLAGS=["-O2"], CPPDEFINES=defines, CPPPATH=[str(softfloat.SOURCE_DIR)])
     obj = penv.Object(f"{pdir}/{program}.o", str(softfloat.SOURCE_DIR / f"{program}.c"))

@@ -5,17 +5,9 @@ from __future__ import annotations
 import hashlib
 
 from ireerv.boards import Board
+from ireerv.image.key import DEFAULT_SHAPES, ImageKey, env_values
 from ireerv.image.models import Model, ModelError
 from ireerv.paths import BUILD
-
-
-def image_dir(board: Board, model: Model, size: int | None, runtime: str) -> str:
-    """build/<board>[.<placement>]/<model>[-<N>][-c]: sizes, placements and the plain C twin
-    never overwrite each other."""
-    variant = model.variant(size) if model.is_dynamic else model.name
-    if runtime == "none":
-        variant += "-c"
-    return f"{BUILD}/{board.build_name}/{variant}"
 
 
 def check_harts(board: Board, runtime: str, harts: int) -> None:
@@ -24,26 +16,22 @@ def check_harts(board: Board, runtime: str, harts: int) -> None:
         raise ModelError(f"HARTS must be 1 to {board.harts} on board {board.name!r}, not {harts}")
 
 
-def harts_suffix(harts: int) -> str:
-    """Image folders of more than one hart carry the count: -h4."""
-    return f"-h{harts}" if harts > 1 else ""
-
-
-# SHAPES: how the build compiles a model with dynamic dimensions.  static: for the
-# shapes of the inputs it is built with (SIZE), as the plain C version is; dynamic: as
-# written, for any shape.  Models with static shapes are compiled as they are.
-SHAPES = ("static", "dynamic")
-DEFAULT_SHAPES = "static"
-
-
 def specializes(model: Model, runtime: str, shapes: str) -> bool:
     """Whether the image's model is compiled for its inputs' shapes (mlir_models.specialize)."""
     return runtime == "iree" and model.is_dynamic and shapes == "static"
 
 
-def shapes_suffix(model: Model, runtime: str, shapes: str) -> str:
-    """Dynamic-shape models compiled as written carry -dynamic (the default has none)."""
-    return "-dynamic" if runtime == "iree" and model.is_dynamic and shapes == "dynamic" else ""
+def image_key(env, board: Board, model: Model, size: int | None, runtime: str, harts: int,
+              model_arg: str = "") -> ImageKey:
+    """The key of an image built in `env` (SHAPES counts only where it applies)."""
+    shapes = env.get("SHAPES", DEFAULT_SHAPES)
+    if runtime != "iree" or not model.is_dynamic:
+        shapes = DEFAULT_SHAPES
+    return ImageKey.of(
+        model=model_arg or model.name, variant=model.variant(size), board=board.name,
+        placement=board.placement_name, size=model.resolve_size(size),
+        default_size=model.resolve_size(None),
+        values=env_values(env, RUNTIME=runtime, HARTS=harts, SHAPES=shapes))
 
 
 def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:

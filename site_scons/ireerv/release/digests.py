@@ -16,9 +16,6 @@ from pathlib import Path
 from ireerv.util.files import sha256_file
 
 FILE_NAME = "release-digests.toml"
-# The reference release: scons release MODEL=matmul BOARD=cluster4 (the defaults).
-REFERENCE = {"MODEL": "matmul", "BOARD": "cluster4", "PROFILE": "release", "RUNTIME": "iree",
-             "SIZE": ""}  # fmt: skip
 FILES = ("image.elf", "image.hex", "image.map", "size-report.json")
 REGENERATE = "scons release-digests TOOLCHAIN={kind}"
 _HEADER = f"""\
@@ -35,11 +32,6 @@ _HEADER = f"""\
 
 class DigestError(Exception):
     """The digests file is unreadable or lacks the toolchain asked for."""
-
-
-def is_reference(variables: Mapping[str, str]) -> bool:
-    """Whether a build's variables are those of the reference release."""
-    return all(str(variables.get(k, "")) == v for k, v in REFERENCE.items())
 
 
 def load(path: Path) -> dict[str, dict[str, str]]:

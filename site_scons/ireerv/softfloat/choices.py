@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ireerv.paths import BUILD, PROJECT_ROOT
+from ireerv.paths import PROJECT_ROOT
 
 SOURCE_DIR = PROJECT_ROOT / "softfloat"
 FMAF_SOURCE = SOURCE_DIR / "fmaf.c"
@@ -95,11 +95,7 @@ def rvfplib_sources(root: Path) -> list[Path]:
     return sources
 
 
-def build_dir(name: str, board: str) -> str:
-    """Where a choice's objects are built for a board (with its flags)."""
-    return f"{BUILD}/{board}/softfloat/{name}"
-
-
-def image_suffix(name: str) -> str:
-    """Image folders of a non-default choice carry its name, so choices never mix."""
-    return "" if name == DEFAULT else f"-{name}"
+def build_dir(name: str, board_dir: str) -> str:
+    """Where a choice's objects are built in a board's folder (one per board, placement and
+    toolchain: objects of two toolchains never share a path)."""
+    return f"{board_dir}/softfloat/{name}"

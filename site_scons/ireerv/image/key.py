@@ -1,0 +1,147 @@
+"""One image's configuration, and every name derived from it.
+
+The build folder, the release folder, release-check's rebuild arguments, the
+release manifest's configuration and the committed digests' reference check
+all come from an ImageKey, so a variable that changes an image's bytes is
+listed once, in SETTINGS, and cannot be forgotten by one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ireerv.paths import BUILD, PROJECT_ROOT
+from ireerv.softfloat import choices as softfloat
+
+# SHAPES: how the build compiles a model with dynamic dimensions.  static: for the
+# shapes of the inputs it is built with (SIZE), as the plain C version is; dynamic: as
+# written, for any shape.  Models with static shapes are compiled as they are.
+SHAPES = ("static", "dynamic")
+DEFAULT_SHAPES = "static"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A build variable that changes an image's bytes."""
+
+    variable: str  # as on the command line
+    default: str
+    tag: Callable[[str], str]  # the folder-name suffix of a value other than the default
+    per_table: bool = False  # the committed digests keep one table per value
+    env_key: str = ""  # where a build environment holds it, when not under `variable`
+
+
+def _named(value: str) -> str:
+    return f"-{value}"
+
+
+# In the order their suffixes appear in folder names.
+SETTINGS: tuple[Setting, ...] = (
+    Setting("RUNTIME", "iree", lambda v: "-c" if v == "none" else f"-{v}"),
+    Setting("SOFTFLOAT", softfloat.DEFAULT, _named),
+    # A board's environment holds the Toolchain object under TOOLCHAIN.
+    Setting("TOOLCHAIN", "debian", _named, per_table=True, env_key="TOOLCHAIN_KIND"),
+    Setting("HARTS", "1", lambda v: f"-h{v}"),
+    Setting("SHAPES", DEFAULT_SHAPES, _named),
+    Setting("PROFILE", "release", _named),
+    Setting("REPEAT", "2", lambda v: f"-r{v}"),
+)
+DEFAULT_PLACEMENT = "default"
+# The reference release (`scons release` with every default): what the digests cover.
+REFERENCE_MODEL = "matmul"
+REFERENCE_BOARD = "cluster4"
+
+
+def setting(variable: str) -> Setting:
+    return next(s for s in SETTINGS if s.variable == variable)
+
+
+def env_values(env, **overrides: object) -> dict[str, object]:
+    """Every setting's value in a build environment (a mapping), then the overrides."""
+    values = {s.variable: env.get(s.env_key or s.variable, s.default) for s in SETTINGS}
+    return {**values, **overrides}
+
+
+@dataclass(frozen=True)
+class ImageKey:
+    model: str  # MODEL as given: a model's name or a path
+    variant: str  # the model's folder name: its name, or name-N for a size N
+    board: str
+    placement: str
+    size: int | None  # the size built (None: static shapes)
+    default_size: int | None  # the model's first size
+    values: tuple[tuple[str, str], ...]  # (variable, value) in SETTINGS order
+
+    @classmethod
+    def of(cls, *, model: str, variant: str, board: str, placement: str, size: int | None,
+           default_size: int | None, values: Mapping[str, object]) -> ImageKey:
+        """A key from variable values; a setting not in `values` takes its default."""
+        pairs = tuple((s.variable, str(values.get(s.variable, s.default))) for s in SETTINGS)
+        return cls(model, variant, board, placement, size, default_size, pairs)
+
+    def value(self, variable: str) -> str:
+        return dict(self.values)[variable]
+
+    def changed(self) -> list[tuple[Setting, str]]:
+        """The settings whose value is not the default, in SETTINGS order."""
+        found = dict(self.values)
+        return [(s, found[s.variable]) for s in SETTINGS
+                if s.variable in found and found[s.variable] != s.default]
+
+    @property
+    def board_folder(self) -> str:
+        """The board's folder: one per placement (a dot is never in a board's name)."""
+        return self.board if self.placement == DEFAULT_PLACEMENT else (
+            f"{self.board}.{self.placement}")
+
+    @property
+    def folder_name(self) -> str:
+        return self.variant + "".join(s.tag(v) for s, v in self.changed())
+
+    def build_dir(self) -> str:
+        """build/<board>[.<placement>]/<model>[-<N>][-<setting>...]"""
+        return f"{BUILD}/{self.board_folder}/{self.folder_name}"
+
+    def release_name(self, version: str) -> str:
+        """The release folder's name in dist/: two configurations never share one."""
+        return f"{self.folder_name}-{self.board_folder}-{version}"
+
+    def scons_args(self) -> list[str]:
+        """The command-line variables that rebuild this image in another checkout."""
+        args = [f"MODEL={_portable_model(self.model)}", f"BOARD={self.board}",
+                f"PLACEMENT={self.placement}"]
+        if self.size is not None:
+            args.append(f"SIZE={self.size}")
+        return args + [f"{name}={value}" for name, value in self.values]
+
+    def config(self) -> dict[str, object]:
+        """The configuration as the release manifest records it."""
+        return {"model": self.variant, "board": self.board, "placement": self.placement,
+                "size": self.size, **dict(self.values)}
+
+    def reference_differences(self) -> list[str]:
+        """What makes this image other than the reference release (empty: it is it)."""
+        found = [f"MODEL={self.model}"] if self.model != REFERENCE_MODEL else []
+        if self.board != REFERENCE_BOARD:
+            found.append(f"BOARD={self.board}")
+        if self.placement != DEFAULT_PLACEMENT:
+            found.append(f"PLACEMENT={self.placement}")
+        if self.size != self.default_size:
+            found.append(f"SIZE={self.size}")
+        return found + [f"{s.variable}={v}" for s, v in self.changed() if not s.per_table]
+
+    def is_reference(self) -> bool:
+        return not self.reference_differences()
+
+
+def _portable_model(model: str) -> str:
+    """MODEL for a build in another folder: a name stays a name, a path inside the project
+    stays relative to its top, any other path becomes absolute."""
+    if model and "/" not in model and (PROJECT_ROOT / "models" / model).is_dir():
+        return model  # a name in models/
+    resolved = Path(model).resolve()
+    if resolved.is_relative_to(PROJECT_ROOT):
+        return resolved.relative_to(PROJECT_ROOT).as_posix() or "."
+    return str(resolved)
