@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ from scons_helpers import copy_project, scons
 
 from ireerv.inputs import envvars
 from ireerv.inputs.fetch import Fetcher
+from ireerv.util import build_cache
+from ireerv.util.files import sha256_file
 
 OUTPUTS = ("image.elf", "image.hex", "image.map", "image.dis")
 ARGS = ("image", "MODEL=matmul", "BOARD=qemu-virt", "SIZE=4")
@@ -67,3 +70,49 @@ def test_shared_cache_entries_are_used_in_place(tmp_path: Path, lock) -> None:
     finally:
         shared.chmod(0o755)
     assert not any(shared.rglob("*.lock"))
+
+
+def _entry_of(cache: Path, built: Path) -> Path:
+    """The cache entry holding the same bytes as a built file."""
+    data = built.read_bytes()
+    found = [p for p in cache.rglob("*") if p.is_file() and p.suffix != build_cache.SUFFIX
+             and p.stat().st_size == len(data) and p.read_bytes() == data]
+    assert len(found) == 1, f"{built.name}: {found}"
+    return found[0]
+
+
+def test_corrupted_entries_are_rebuilt_never_used(tmp_path: Path, toolchain) -> None:
+    """A truncated entry and one with four bytes flipped at the same size: both are reported,
+    removed and rebuilt; the image equals the one first built."""
+    cache, tree = tmp_path / "team-cache", copy_project(tmp_path / "ireerv")
+    args = ("image", "MODEL=matmul", "BOARD=qemu-virt", "RUNTIME=none", f"BUILD_CACHE={cache}")
+    scons(tree, *args)
+    folder = tree / "build/qemu-virt/matmul-4-c"
+    good = {name: (folder / name).read_bytes() for name in ("image.elf", "plain.o")}
+    elf, obj = _entry_of(cache, folder / "image.elf"), _entry_of(cache, folder / "plain.o")
+    data = bytearray(elf.read_bytes())
+    data[100:104] = bytes(b ^ 0xFF for b in data[100:104])
+    elf.write_bytes(bytes(data))
+    obj.write_bytes(obj.read_bytes()[:200])
+    shutil.rmtree(tree / "build")
+    out = scons(tree, *args).stdout
+    for name in ("image.elf", "plain.o"):
+        assert f"build cache: entry for build/qemu-virt/matmul-4-c/{name} not used, removed: " \
+               "content sha256" in out, out
+        assert (folder / name).read_bytes() == good[name]
+    shutil.rmtree(tree / "build")
+    out = scons(tree, *args).stdout  # stored again, whole: retrieved
+    assert "build cache:" not in out
+    assert "Retrieved `build/qemu-virt/matmul-4-c/image.elf' from cache" in out, out
+
+
+def test_entry_checks(tmp_path: Path) -> None:
+    entry = tmp_path / "ab" / "abcdef"
+    entry.parent.mkdir()
+    entry.write_bytes(b"object")
+    assert build_cache.entry_problem(entry) == "no recorded content hash"
+    build_cache.record_path(entry).write_text(sha256_file(entry) + "\n")
+    assert build_cache.entry_problem(entry) is None
+    entry.write_bytes(b"objecT")
+    assert "content sha256" in build_cache.entry_problem(entry)
+    assert build_cache.discard(entry) and not entry.exists()
