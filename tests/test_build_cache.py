@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import require_input
-from scons_helpers import copy_project, scons
+from scons_helpers import SCONS, copy_project, scons
 
 from ireerv.inputs import envvars
 from ireerv.inputs.fetch import Fetcher
@@ -116,3 +118,24 @@ def test_entry_checks(tmp_path: Path) -> None:
     entry.write_bytes(b"objecT")
     assert "content sha256" in build_cache.entry_problem(entry)
     assert build_cache.discard(entry) and not entry.exists()
+
+
+def test_a_second_build_in_one_checkout_waits(tmp_path: Path, toolchain) -> None:
+    """While one build holds the checkout, another says so once, waits, then builds."""
+    tree = copy_project(tmp_path / "ireerv")
+    (tree / "build").mkdir()
+    with open(tree / "build" / ".scons.lock", "a+") as held:
+        held.write("4242\n")
+        held.flush()
+        fcntl.flock(held, fcntl.LOCK_EX)
+        proc = subprocess.Popen([*SCONS, "image", "MODEL=matmul", "BOARD=qemu-virt",
+                                 "RUNTIME=none"], cwd=tree, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        assert proc.stdout is not None
+        said = [proc.stdout.readline() for _ in range(2)]
+        assert said[-1] == ("scons: another build is running in this checkout (pid 4242); "
+                            "waiting for it\n"), said
+        assert not (tree / "build/qemu-virt").exists()  # nothing built while it waits
+    rest = proc.stdout.read()
+    assert proc.wait(timeout=600) == 0, rest
+    assert (tree / "build/qemu-virt/matmul-4-c/image.elf").is_file()
