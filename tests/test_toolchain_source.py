@@ -86,3 +86,26 @@ def test_the_manifest_names_pins_and_recipe(fetcher: Fetcher) -> None:
 def test_a_bad_source_table_is_one_error(table, message: str) -> None:
     with pytest.raises(toolchain_build.ToolchainBuildError, match=message):
         toolchain_build.SourceSpec.from_lock(table, Path("toolchain.lock"))
+
+
+@pytest.mark.upstream
+def test_the_libraries_name_no_build_folder(source_toolchain: Toolchain) -> None:
+    """Libraries built at any path are the same bytes: their debug info names no folder of
+    the build (the cache entry's temporary name, the user's home, the sources' cache)."""
+    root = source_toolchain.root
+    cache = root.parent.parent
+    found = []
+    for lib in [*root.rglob("*.a"), *root.rglob("crt0*.o")]:
+        data = lib.read_bytes()
+        for marker in (b".tmp-", str(cache).encode(), str(Path.home()).encode()):
+            if marker in data:
+                found.append(f"{lib.relative_to(root)}: {marker.decode()}")
+    assert not found, "\n".join(found[:20])
+
+
+def test_build_folders_are_mapped_for_c_and_assembly(tmp_path: Path) -> None:
+    flags = toolchain_build.path_maps({tmp_path: "/toolchain", tmp_path / ".build": "/b"})
+    assert flags == [f"-ffile-prefix-map={tmp_path}=/toolchain",
+                     f"-Wa,--debug-prefix-map={tmp_path}=/toolchain",
+                     f"-ffile-prefix-map={tmp_path}/.build=/b",
+                     f"-Wa,--debug-prefix-map={tmp_path}/.build=/b"]

@@ -28,7 +28,7 @@ from ireerv.inputs.toolchain import Toolchain
 from ireerv.util.buildlog import BuildError, run_logged, start_log
 
 # Raise when the steps below change in a way the option lists do not show.
-RECIPE_VERSION = 1
+RECIPE_VERSION = 2  # 2: assembler sources' debug info without build paths
 TARGET = "riscv64-unknown-elf"
 PREFIX = "/usr"
 PICOLIBC_DIR = f"lib/picolibc/{TARGET}"  # the Debian package's layout
@@ -193,11 +193,22 @@ class _Build:
         return time.monotonic()
 
     def prefix_map(self) -> str:
-        # No work-directory path in the libraries' debug info.
-        return f"-ffile-prefix-map={self.work}=/toolchain-build"
+        """No path of the (temporary, randomly named) build folders in the libraries' debug
+        info: for C through the compiler, for assembly (libgcc's save-restore.S, picolibc's
+        string routines) through the assembler, which the compiler does not tell."""
+        return " ".join(path_maps({self.work: "/toolchain-build", self.stage: "/toolchain"}))
 
     def stage_bin(self) -> Path:
         return self.stage / PREFIX.lstrip("/") / "bin"
+
+
+def path_maps(maps: Mapping[Path, str]) -> list[str]:
+    """Compiler and assembler options that rewrite each folder to its name (the longest
+    folder last: GCC and the assembler try the last given first)."""
+    flags = []
+    for folder, name in sorted(maps.items(), key=lambda kv: len(str(kv[0]))):
+        flags += [f"-ffile-prefix-map={folder}={name}", f"-Wa,--debug-prefix-map={folder}={name}"]
+    return flags
 
 
 def _autotools(b: _Build, name: str, src: Path, options: list[str],
@@ -218,7 +229,7 @@ def _autotools(b: _Build, name: str, src: Path, options: list[str],
 
 def _picolibc(b: _Build, src: Path, env: dict[str, str]) -> None:
     tools = b.stage_bin()
-    args = [*_PICOLIBC_C_ARGS, b.prefix_map(), f"-ffile-prefix-map={src}=picolibc"]
+    args = [*_PICOLIBC_C_ARGS, *b.prefix_map().split(), *path_maps({src: "picolibc"})]
     cross = b.work / "cross-picolibc.txt"
     cross.write_text(
         "[binaries]\n"
