@@ -17,7 +17,7 @@ import pytest
 from fetch_fixtures import FileServer, Member, sha256, tar_bytes, write_lock
 from scons_helpers import copy_project, scons
 
-from ireerv.image import models
+from ireerv import formats as models
 from ireerv.inputs import archive, envvars
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.inputs.lock import load_lock

@@ -18,7 +18,8 @@ import pytest
 from conftest import require_input
 
 from ireerv import boards, simulators
-from ireerv.image import models, plain_c
+from ireerv import formats as models
+from ireerv.image import plain_c
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.paths import PROJECT_ROOT

@@ -124,17 +124,15 @@ def test_a_second_build_in_one_checkout_waits(tmp_path: Path, toolchain) -> None
     """While one build holds the checkout, another says so once, waits, then builds."""
     tree = copy_project(tmp_path / "ireerv")
     (tree / "build").mkdir()
-    with open(tree / "build" / ".scons.lock", "a+") as held:
-        held.write("4242\n")
-        held.flush()
+    with open(tree / "build" / ".scons.lock", "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         proc = subprocess.Popen([*SCONS, "image", "MODEL=matmul", "BOARD=qemu-virt",
                                  "RUNTIME=none"], cwd=tree, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         assert proc.stdout is not None
         said = [proc.stdout.readline() for _ in range(2)]
-        assert said[-1] == ("scons: another build is running in this checkout (pid 4242); "
-                            "waiting for it\n"), said
+        assert said[-1] == "scons: another build is running in this checkout; waiting for it\n", \
+            said
         assert not (tree / "build/qemu-virt").exists()  # nothing built while it waits
     rest = proc.stdout.read()
     assert proc.wait(timeout=600) == 0, rest

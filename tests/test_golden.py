@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from ireerv import boards
-from ireerv.image import models, runner_data
+from ireerv import formats as models
+from ireerv.image import runner_data
 from ireerv.size.components import report_for
 from ireerv.size.svg import render_svg
 from ireerv.size.text import format_text

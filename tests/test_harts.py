@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from ireerv.boards import load_board
+from ireerv.formats.base import ModelError
 from ireerv.image import layout, runner_data
-from ireerv.image.models import ModelError
 from ireerv.run.record import RunRecord
 
 OUTPUT = """CYCLES startup 64000

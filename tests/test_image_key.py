@@ -7,10 +7,10 @@ import pytest
 
 from ireerv import paths
 from ireerv.boards import load_board
+from ireerv.formats import load_model
 from ireerv.image import key as image_key
 from ireerv.image import layout
 from ireerv.image.key import ImageKey, Setting
-from ireerv.image.models import load_model
 
 MATMUL = load_model("matmul")
 MLP = load_model("mlp")

@@ -16,7 +16,8 @@ from conftest import require_input
 from scons_helpers import copy_project, scons, scons_interrupted
 
 from ireerv import boards
-from ireerv.image import iree_build, iree_compile, models, runner_data
+from ireerv import formats as models
+from ireerv.image import iree_build, iree_compile, runner_data
 from ireerv.inputs.fetch import Fetcher, FetchError
 
 needs_qemu = pytest.mark.skipif(

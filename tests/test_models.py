@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ireerv.image import models
+from ireerv import formats as models
 
 
 def test_every_model_loads_and_generates_inputs() -> None:

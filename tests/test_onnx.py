@@ -16,9 +16,8 @@ import pytest
 from conftest import require_input
 from scons_helpers import copy_project, scons
 
-from ireerv.image import onnx_import
-from ireerv.image.models import ModelError, load_model
-from ireerv.image.onnx_models import DEFAULT_ATOL, DEFAULT_RTOL
+from ireerv.formats import ModelError, load_model, onnx_import
+from ireerv.formats.imported import DEFAULT_ATOL, DEFAULT_RTOL
 from ireerv.inputs.fetch import Fetcher
 from ireerv.run import check, onnx_reference
 
@@ -115,9 +114,9 @@ def test_signature_comes_from_the_file(tmp_path: Path) -> None:
     model = load_model(str(conv_net(tmp_path / "conv.onnx")))
     assert model.function == "conv_net" and model.name == "conv"  # graph "conv-net"
     assert [(s.shape, s.dtype) for s in model.inputs] == [((1, 1, 6, 6), "f32")]
-    assert model.onnx.outputs[0].shape == (1, 10)
+    assert model.origin.outputs[0].shape == (1, 10)
     assert (model.tolerance, model.rtol) == (DEFAULT_ATOL, DEFAULT_RTOL)
-    prepared = onnx_import.prepare(model.onnx.path, {})
+    prepared = onnx_import.prepare(model.source, {})
     assert onnx_import._opset(prepared) == onnx_import.TARGET_OPSET
 
 
@@ -171,7 +170,7 @@ def test_comparison_rule_and_worst_element() -> None:
 def test_onnx_runtime_reference(tmp_path: Path) -> None:
     model = load_model(str(seq_folder(tmp_path / "seq")))
     x, = model.generate_inputs(None)
-    out, = onnx_reference.compute(model.onnx.path, ["x"], [x])
+    out, = onnx_reference.compute(model.source, ["x"], [x])
     assert np.array_equal(out, np.maximum(x, 0) + x)
 
 
@@ -181,7 +180,7 @@ def test_onnx_runtime_reference(tmp_path: Path) -> None:
 def test_import_writes_plain_func(wheel: Path, tmp_path: Path) -> None:
     model = load_model(str(conv_net(tmp_path / "conv.onnx")))
     mlir = tmp_path / "out" / "model.mlir"
-    onnx_import.import_model(model.onnx, wheel, mlir)
+    onnx_import.import_model(model.origin, wheel, mlir)
     text = mlir.read_text()
     assert 'func.func @conv_net(%arg0: tensor<1x1x6x6xf32>) -> tensor<1x10xf32>' in text
     assert "torch." not in text
@@ -201,7 +200,7 @@ def test_unknown_operator_is_named(wheel: Path, tmp_path: Path) -> None:
     mlir = tmp_path / "out" / "model.mlir"
     with pytest.raises(onnx_import.OnnxError, match="the ONNX operator Frobnicate cannot be "
                                                     "imported"):
-        onnx_import.import_model(load_model(str(path)).onnx, wheel, mlir)
+        onnx_import.import_model(load_model(str(path)).origin, wheel, mlir)
     assert not mlir.parent.exists() or not any(mlir.parent.iterdir())
 
 
@@ -246,7 +245,7 @@ def importer_mlir(wheel: Path, tmp_path: Path) -> Path:
     """The importer's own output for pool_net, with a quoted, non-C entry name."""
     model = load_model(str(pool_net(tmp_path / "pool.onnx")))
     mlir = tmp_path / "imported" / "model.mlir"
-    onnx_import.import_model(model.onnx, wheel, mlir)
+    onnx_import.import_model(model.origin, wheel, mlir)
     torch_mlir = mlir.with_suffix(".torch.mlir")
     path = tmp_path / "pool-imported.mlir"
     path.write_text(torch_mlir.read_text().replace("func.func @pool_net(",
@@ -258,7 +257,7 @@ def test_importer_mlir_is_read_by_the_compiler(wheel: Path, tmp_path: Path) -> N
     path = importer_mlir(wheel, tmp_path)
     assert '@"pool-net"(%arg0: !torch.vtensor<[1,2,4,4],f32>' in path.read_text()
     model = load_model(str(path))
-    assert (model.importer_function, model.function) == ("pool-net", "pool_net")
+    assert (model.origin, model.function) == ("pool-net", "pool_net")
     assert [(s.shape, s.dtype) for s in model.inputs] == [((1, 2, 4, 4), "f32"),
                                                           ((1, 2, 2, 2), "f32")]
     broken = tmp_path / "broken.mlir"

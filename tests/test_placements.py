@@ -14,7 +14,7 @@ from scons_helpers import copy_project, scons
 from ireerv import boards
 from ireerv.boards import overflow
 from ireerv.boards.board import BSP_DIR
-from ireerv.image.models import ModelError, load_model
+from ireerv.formats import ModelError, load_model
 from ireerv.inputs.fetch import Fetcher
 
 CLUSTER_TOML = (BSP_DIR / "cluster4" / "board.toml").read_text()

@@ -10,7 +10,7 @@ import pytest
 from scons_helpers import copy_project, scons
 
 from ireerv import boards, simulators
-from ireerv.image import models
+from ireerv import formats as models
 from ireerv.release import release
 from ireerv.run import check
 from ireerv.util.files import sha256_file

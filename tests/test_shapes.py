@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from ireerv.formats import ModelError, load_model
+from ireerv.formats import importer_mlir as mlir_models
 from ireerv.image import key as image_key
-from ireerv.image import layout, mlir_models
-from ireerv.image.models import ModelError, load_model
+from ireerv.image import layout
 
 MATMUL = load_model("matmul")
 MLP = load_model("mlp")

@@ -17,9 +17,9 @@ from conftest import require_input
 from scons_helpers import copy_project, scons
 from tflite_builder import Graph, save
 
-from ireerv.image import models, tflite_reader, tflite_tosa
-from ireerv.image.models import ModelError, load_model
-from ireerv.image.tflite_models import has_tflite, import_model
+from ireerv import formats as models
+from ireerv.formats import ModelError, load_model, tflite_reader, tflite_tosa
+from ireerv.formats.tflite_format import has_tflite, import_model
 from ireerv.inputs.fetch import Fetcher, FetchError
 from ireerv.run import check, reference, tflite_reference
 
@@ -119,11 +119,11 @@ def test_signature_comes_from_the_file(tmp_path: Path) -> None:
     assert (model.name, model.function, model.vm_module) == ("small", "main", "module")
     assert [(s.shape, s.dtype) for s in model.inputs] == [((1, 8, 6, 2), "i8")]
     assert model.inputs[0].generator == {"kind": "randint", "low": -128, "high": 128, "seed": 1}
-    x = model.tflite.inputs[0]
+    x = model.origin.inputs[0]
     assert (x.name, x.scale, x.zero_point) == ("x", (0.5,), (3,))
-    assert [(t.name, t.shape, t.dtype) for t in model.tflite.outputs][-1] == \
+    assert [(t.name, t.shape, t.dtype) for t in model.origin.outputs][-1] == \
         ("probs", (1, 5), "i8")
-    graph = tflite_reader.read(model.tflite.path)
+    graph = tflite_reader.read(model.source)
     assert [op.name for op in graph.operators][:2] == ["CONV_2D", "DEPTHWISE_CONV_2D"]
     assert graph.operators[0].options["Padding"] == "SAME"
     assert graph.tensors[graph.operators[1].inputs[1]].axis == 3
@@ -172,12 +172,12 @@ def test_unsupported_operator_is_named(tmp_path: Path) -> None:
     with pytest.raises(tflite_reader.TfliteError, match=r"odd.tflite: the TFLite operators "
                        r"LOGISTIC, TANH cannot be imported \(the TFLite to TOSA translator "
                        r"supports ADD, "):
-        import_model(model.tflite.path, mlir)
+        import_model(model.source, mlir)
     assert not mlir.parent.exists() or not any(mlir.parent.iterdir())
 
 
 def test_requantisation_multiplier() -> None:
-    from ireerv.image.tosa_text import quantize_multiplier, round_half_away
+    from ireerv.formats.tosa_text import quantize_multiplier, round_half_away
 
     assert quantize_multiplier(0.5) == (1 << 30, 0)
     assert quantize_multiplier(0.75) == (3 << 29, 0)
@@ -211,13 +211,13 @@ def test_every_operator_matches_litert_on_the_host(host_compiler: Path, tmp_path
                                                    make) -> None:
     model = load_model(str(make(tmp_path / f"{make.__name__}.tflite")))
     mlir, vmfb = tmp_path / "model.mlir", tmp_path / "model.vmfb"
-    import_model(model.tflite.path, mlir)
+    import_model(model.source, mlir)
     reference.compile_for_host(host_compiler, mlir, vmfb)
     inputs = model.generate_inputs(None)
     got = reference.compute(vmfb, "main", inputs)
-    want = tflite_reference.compute(model.tflite.path, inputs)
+    want = tflite_reference.compute(model.source, inputs)
     # int8 bit for bit but the softmax (f32 inside, as LiteRT's table): one step.
-    for tensor, g, w in zip(model.tflite.outputs, got, want, strict=True):
+    for tensor, g, w in zip(model.origin.outputs, got, want, strict=True):
         step = 1 if tensor.name == "probs" else 0
         rule = check.Rule(atol=model.tolerance, rtol=model.rtol, int_step=step)
         assert check.compare([g], [w], rule) == [], (tensor.name, g, w)
@@ -272,8 +272,8 @@ def test_mlperf_tiny_folders() -> None:
 def test_mlperf_tiny_signatures(fetcher: Fetcher) -> None:
     require_input(fetcher, "mlperf-tiny")
     kws = load_model("kws")
-    assert kws.tflite.path.stat().st_size == 53936
-    x = kws.tflite.inputs[0]
+    assert kws.source.stat().st_size == 53936
+    x = kws.origin.inputs[0]
     assert (x.shape, x.dtype, x.zero_point) == ((1, 49, 10, 1), "i8", (83,))
     assert [s.shape for s in load_model("vww").inputs] == [(1, 96, 96, 3)]
     assert load_model("ad-float").inputs[0].dtype == "f32"

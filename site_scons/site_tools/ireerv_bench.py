@@ -16,7 +16,7 @@ from ireerv.bench import calls, cap, harts, models_chart, output, table
 from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import BoardError, choose_placement, load_board
-from ireerv.image.models import ModelError, load_model
+from ireerv.formats import ModelError, load_model
 from ireerv.paths import BUILD
 from ireerv.profile import report as profile_report
 from ireerv.util.files import atomic_write

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ireerv import formats
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
+from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
     hart_local,
     hart_slices,
@@ -22,7 +24,6 @@ from ireerv.image import (
     runner_data,
 )
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
-from ireerv.image.models import Model, ModelError
 from ireerv.inputs import identity
 from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
@@ -267,14 +268,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     if harts > 1:  # the board's tiles for several harts
         renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts)
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
-    if model.onnx:
-        mlir = renv.OnnxImport(model)[0]
-    elif model.tflite:
-        mlir = renv.TfliteImport(model)[0]
-    elif model.importer_mlir:
-        mlir = renv.MlirLower(model)[0]
-    else:
-        mlir = str(model.mlir)
+    step = formats.model_format(model.format).import_step
+    mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
     if layout.specializes(model, "iree", benv.get("SHAPES", DEFAULT_SHAPES)):
         mlir = renv.MlirSpecialize(model, size, mlir, idir)[0]
     module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", mlir)

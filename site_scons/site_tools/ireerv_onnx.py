@@ -1,16 +1,16 @@
 """ONNX models imported to MLIR inside the build.
 
 Adds env.OnnxImport(model) -> the imported MLIR node (the prepared .onnx beside
-it is declared too).  The logic is in ireerv.image.onnx_import.
+it is declared too).  The logic is in ireerv.formats.onnx_import.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.image import onnx_import as import_logic
-from ireerv.image.models import Model
-from ireerv.image.onnx_import import LOWERING, TARGET_OPSET, OnnxError, import_model, outputs
+from ireerv.formats import onnx_import as import_logic
+from ireerv.formats.base import Model
+from ireerv.formats.onnx_import import LOWERING, TARGET_OPSET, OnnxError, import_model, outputs
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.util.scons import build_error, short_action
@@ -37,7 +37,7 @@ def generate(env) -> None:
 
 def onnx_import(env, model: Model) -> list:
     """The MLIR of an ONNX model, imported by IREE's importer of the pinned compiler."""
-    source = model.onnx
+    source = model.origin  # OnnxSource
     # What the import depends on beyond the file: the fixed dimensions, the opset
     # it is raised to, the lowering, and the importer (the compiler wheel).
     key = env.Value(f"{sorted(source.dims)} opset {TARGET_OPSET} {LOWERING} "

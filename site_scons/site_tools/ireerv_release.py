@@ -89,8 +89,7 @@ def _write_release(target, source, env):
         flags["runtime-config-sha256"] = sha256_file(iree_build.CONFIG_FILE)
     model = image.model
     # What the user gave.
-    source = (model.onnx.path if model.onnx else model.tflite.path if model.tflite
-              else model.importer_mlir or model.mlir)
+    source = model.given
     data = release.manifest(
         state=env["_RELEASE_STATE"],
         model={"name": model.name, "function": model.function, "size": image.size,

@@ -15,12 +15,13 @@ import SCons.Action
 import SCons.Errors
 import SCons.Script
 
-from ireerv import simulators
+from ireerv import formats, simulators
 from ireerv.boards import Board
+from ireerv.formats.base import FrameworkReference
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD
-from ireerv.run import check, onnx_reference, reference, tflite_reference
+from ireerv.run import check, reference
 from ireerv.run.record import RunRecord
 from ireerv.simulators.base import INTERRUPTED, Image, SimulationError
 from ireerv.util.buildlog import BuildError
@@ -111,16 +112,10 @@ def _reference(env, image) -> tuple[list | None, str]:
 
     model = image.model
     timeout = float(env["TIMEOUT"] or image.board.simulator.timeout)
-    if model.tflite:  # imported from TFLite: LiteRT on the original file
+    framework = _framework(model)
+    if framework:  # imported: the framework's runtime on the original file
         try:
-            return tflite_reference.compute(model.tflite.path, model.generate_inputs(image.size),
-                                            timeout=timeout), ""
-        except (reference.ReferenceError, OSError) as err:
-            return None, str(err)
-    if model.onnx:  # imported: the framework's runtime on the original file
-        try:
-            return onnx_reference.compute(model.onnx.path, [i.name for i in model.onnx.inputs],
-                                          model.generate_inputs(image.size), timeout=timeout), ""
+            return framework.compute(model, model.generate_inputs(image.size), timeout), ""
         except (reference.ReferenceError, OSError) as err:
             return None, str(err)
     try:
@@ -162,9 +157,14 @@ def _run_and_check(target, source, env):
     _report(env, image, verdict)
 
 
+def _framework(model) -> FrameworkReference | None:
+    """The framework whose runtime gives the model's reference, if its format has one."""
+    return formats.model_format(model.format).reference
+
+
 def _rule(model) -> check.Rule:
     """Imported models: f32 within atol + rtol, integers within one quantisation step."""
-    if model.onnx or model.tflite:
+    if _framework(model):
         return check.Rule(atol=model.tolerance, rtol=model.rtol, int_step=1)
     return check.Rule(atol=model.tolerance)
 
@@ -177,7 +177,8 @@ def _report(env, image, verdict) -> None:
     if parsed and parsed.workgroups:
         print(f"harts: {image.harts}; workgroups per dispatch: {' '.join(parsed.workgroups)}; "
               f"cycles per hart on its shares: {', '.join(f'{c:,}' for c in parsed.hart_cycles)}")
-    if verdict.worst and (image.model.onnx or image.model.tflite or not verdict.passed):
+    framework = _framework(image.model)
+    if verdict.worst and (framework or not verdict.passed):
         print(f"worst element: {verdict.worst}")
     if not verdict.passed:
         if not env["_STRICT"]:  # the bench shows the failure in its table
@@ -186,8 +187,7 @@ def _report(env, image, verdict) -> None:
         raise SCons.Errors.BuildError(
             errstr=f"{image.model.name} on {image.board.name} FAILED: "
             + "; ".join(verdict.problems))
-    against = ("ONNX Runtime" if image.model.onnx else "LiteRT" if image.model.tflite
-               else "the host reference")
+    against = framework.name if framework else "the host reference"
     print(f"PASS: {sum(o.size for o in parsed.outputs)} output elements match {against} "
           f"({_rule(image.model).describe()})")
 
@@ -206,16 +206,10 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
     Strict: a failed run fails the build.  Otherwise the failure is recorded
     in the JSON, for a table that shows it."""
     model = image.model
-    if model.tflite:  # LiteRT runs the original file: no host compile
-        tools = env.Value(f"{tflite_reference.runtime_identity()}\n"
-                          f"{_simulator_identity(env, image.board)}")
-        return env.Command(f"{image.dir}/{name}", [image.elf, image.hex, str(model.tflite.path),
-                                                    tools],
-                           _action(_run_and_check, "RUN"), _IMAGE=image, _STRICT=strict)
-    if model.onnx:  # the reference runs the original file: no host compile
-        tools = env.Value(f"{onnx_reference.runtime_identity()}\n"
-                          f"{_simulator_identity(env, image.board)}")
-        return env.Command(f"{image.dir}/{name}", [image.elf, image.hex, str(model.onnx.path),
+    framework = _framework(model)
+    if framework:  # the framework runs the original file: no host compile
+        tools = env.Value(f"{framework.identity()}\n{_simulator_identity(env, image.board)}")
+        return env.Command(f"{image.dir}/{name}", [image.elf, image.hex, str(model.given),
                                                     tools],
                            _action(_run_and_check, "RUN"), _IMAGE=image, _STRICT=strict)
     # The tools are dependencies too: the compiler of the reference, the runtime that

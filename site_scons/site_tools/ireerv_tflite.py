@@ -1,22 +1,22 @@
 """TFLite models translated to TOSA inside the build.
 
 Adds env.TfliteImport(model) -> the TOSA MLIR node.  The logic is in
-ireerv.image.tflite_models, tflite_reader and tflite_tosa.
+ireerv.formats.tflite_format, tflite_reader and tflite_tosa.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.image import tflite_models, tflite_reader, tflite_tosa, tosa_text
-from ireerv.image.models import Model
-from ireerv.image.tflite_reader import TfliteError
+from ireerv.formats import tflite_format, tflite_reader, tflite_tosa, tosa_text
+from ireerv.formats.base import Model
+from ireerv.formats.tflite_reader import TfliteError
 from ireerv.util.scons import build_error, short_action
 
 
 def _import(target, source, env):
     try:
-        tflite_models.import_model(Path(str(source[0])), Path(str(target[0])))
+        tflite_format.import_model(Path(str(source[0])), Path(str(target[0])))
     except TfliteError as err:
         build_error(err)
 
@@ -30,8 +30,8 @@ def generate(env) -> None:
 def tflite_import(env, model: Model) -> list:
     """The TOSA of a TFLite model, written by the translator."""
     # The translator's modules are sources too: a change to them re-translates.
-    logic = [m.__file__ for m in (tflite_models, tflite_reader, tflite_tosa, tosa_text)]
-    return env.TfliteImportFile(str(model.mlir), [str(model.tflite.path), *logic])
+    logic = [m.__file__ for m in (tflite_format, tflite_reader, tflite_tosa, tosa_text)]
+    return env.TfliteImportFile(str(model.mlir), [str(model.source), *logic])
 
 
 def exists(env) -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 
 from ireerv.boards import Board
+from ireerv.formats.base import Model, ModelError
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey, env_values
-from ireerv.image.models import Model, ModelError
 from ireerv.paths import BUILD
 
 
@@ -17,7 +17,7 @@ def check_harts(board: Board, runtime: str, harts: int) -> None:
 
 
 def specializes(model: Model, runtime: str, shapes: str) -> bool:
-    """Whether the image's model is compiled for its inputs' shapes (mlir_models.specialize)."""
+    """Whether the image's model is compiled for its inputs' shapes (importer_mlir.specialize)."""
     return runtime == "iree" and model.is_dynamic and shapes == "static"
 
 

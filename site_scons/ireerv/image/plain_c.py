@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ireerv.image.models import Model
+from ireerv.formats.base import Model
 
 SOURCE_NAME = "plain.c"
 INPUTS_HEADER = "plain_inputs.h"

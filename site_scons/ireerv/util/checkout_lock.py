@@ -8,7 +8,6 @@ released by the kernel however it ends.
 from __future__ import annotations
 
 import fcntl
-import os
 from pathlib import Path
 from typing import IO
 
@@ -20,16 +19,11 @@ def hold(build_dir: Path, say=print) -> None:
     if _held:
         return
     build_dir.mkdir(parents=True, exist_ok=True)
-    handle = open(build_dir / ".scons.lock", "a+")  # noqa: SIM115 - held until exit
+    # Never written: a no-op build leaves every file of build/ as it was.
+    handle = open(build_dir / ".scons.lock", "a")  # noqa: SIM115 - held until exit
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        handle.seek(0)
-        other = handle.read().strip() or "?"
-        say(f"scons: another build is running in this checkout (pid {other}); waiting for it")
+        say("scons: another build is running in this checkout; waiting for it", flush=True)
         fcntl.flock(handle, fcntl.LOCK_EX)
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"{os.getpid()}\n")
-    handle.flush()
     _held.append(handle)

@@ -16,10 +16,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ireerv.image.model_schema import ELEMENT_TYPES
-from ireerv.image.models import InputSpec, Model, ModelError
-from ireerv.image.onnx_import import entry_name
-from ireerv.image.onnx_models import imported_mlir
+from ireerv.formats.base import InputSpec, Model, ModelError, ModelFormat, read_text
+from ireerv.formats.imported import imported_mlir
+from ireerv.formats.onnx_import import entry_name
+from ireerv.formats.schema import ELEMENT_TYPES
 
 REFLECT = Path(__file__).with_name("mlir_reflect.py")
 # What only importers write: the torch dialect, IREE's util.func, a quoted entry name.
@@ -80,7 +80,7 @@ def load_importer_mlir(path: Path, function: str | None = None) -> Model:
                                f"{path.name} (the compiler's reading)"))
     return Model(name=path.stem, mlir=imported_mlir(path.stem), function=entry_name(
         answer["function"]), inputs=tuple(specs), vm_module="module",
-        importer_mlir=path, importer_function=answer["function"])
+        format="importer-mlir", source=path, origin=answer["function"])
 
 
 def input_shapes(model: Model, size: int | None) -> list[list[int]]:
@@ -103,12 +103,18 @@ def specialize(wheel: Path, mlir: Path, function: str, shapes: list[list[int]],
 
 def lower(wheel: Path, model: Model, out: Path) -> None:
     """The importer's file lowered to linalg, its entry renamed; written whole or not at all."""
-    assert model.importer_mlir is not None
+    assert model.source is not None
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     try:
-        reflect(wheel, "lower", str(model.importer_mlir), str(tmp), model.importer_function,
-                model.function)
+        reflect(wheel, "lower", str(model.source), str(tmp), model.origin, model.function)
         tmp.replace(out)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def claims(path: Path) -> bool:
+    return path.suffix == ".mlir" and path.is_file() and is_importer_mlir(read_text(path))
+
+
+FORMAT = ModelFormat("importer-mlir", claims, load_importer_mlir, import_step="MlirLower")

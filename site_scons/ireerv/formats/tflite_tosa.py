@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ireerv.image.tflite_reader import Operator, Tensor, TfliteError, TfliteGraph
-from ireerv.image.tosa_text import F32_MAX, Writer, module, round_half_away, ttype
+from ireerv.formats.tflite_reader import Operator, Tensor, TfliteError, TfliteGraph
+from ireerv.formats.tosa_text import F32_MAX, Writer, module, round_half_away, ttype
 
 ADD_LEFT_SHIFT = 20  # TFLite's int8 ADD: inputs scaled up by 2^20 before the sum
 QMIN, QMAX = -128, 127

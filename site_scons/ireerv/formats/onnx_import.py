@@ -16,8 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ireerv.formats.base import ModelError
 from ireerv.image.iree_compile import SINGLE_THREADED, CompileError, run_tool
-from ireerv.image.models import ModelError
 
 TARGET_OPSET = 17
 # torch-mlir's pipelines, run with the compiler's iree-opt: the importer's ONNX ops to
@@ -45,7 +45,7 @@ class OnnxError(ModelError):
 class TensorInfo:
     name: str
     shape: tuple[int, ...]
-    dtype: str  # a key of model_schema.ELEMENT_TYPES, or the ONNX type name if unsupported
+    dtype: str  # a key of schema.ELEMENT_TYPES, or the ONNX type name if unsupported
 
 
 @dataclass(frozen=True)

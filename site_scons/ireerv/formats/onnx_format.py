@@ -14,52 +14,23 @@ The entry function, its inputs and outputs come from the ONNX file; a
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from ireerv.image.model_schema import (
-    ELEMENT_TYPES,
-    SchemaError,
-    _generator,
-    _Place,
-    _whole,
-    placement,
-)
-from ireerv.image.models import InputSpec, Model, ModelError
-from ireerv.image.onnx_import import OnnxError, function_name, read_source
-from ireerv.paths import PROJECT_ROOT
+import numpy as np
 
-# The comparison with ONNX Runtime for f32 outputs: |got - want| <= ATOL + RTOL * |want|.
-# The device computes in soft float with its own order of operations and its own
-# exp(); ONNX Runtime uses the host's vector units: equal results are not expected.
-DEFAULT_ATOL = 1e-4
-DEFAULT_RTOL = 1e-3
+from ireerv.formats.base import FrameworkReference, InputSpec, Model, ModelError, ModelFormat
+from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
+from ireerv.formats.onnx_import import OnnxError, function_name, read_source
+from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place, _whole
+from ireerv.run import onnx_reference
 
 TOP_KEYS = ("description", "tolerance", "rtol", "dims", "placement", "inputs")
-INPUT_KEYS = ("generator",)
-
-
-def imported_mlir(name: str) -> Path:
-    """Where the importer's MLIR for model `name` goes in the build tree."""
-    return PROJECT_ROOT / "build" / "imported" / name / "model.mlir"
-
-
-def _tolerance(top: _Place, data: dict[str, Any], key: str, default: float) -> float:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-        raise top.error(key, f"must be a number >= 0, not {value!r}")
-    return float(value)
 
 
 def _settings(toml: Path) -> dict[str, Any]:
     """model.toml's overrides, checked; defaults for what it leaves out."""
-    data: dict[str, Any] = {}
-    if toml.is_file():
-        try:
-            data = tomllib.loads(toml.read_text())
-        except tomllib.TOMLDecodeError as err:
-            raise ModelError(f"{toml}: {err}") from None
+    data = read_toml(toml)
     settings = imported_settings(toml, data, TOP_KEYS)
     dims = data.get("dims", {})
     if not isinstance(dims, dict) or not all(_whole(v) and v > 0 for v in dims.values()):
@@ -67,25 +38,6 @@ def _settings(toml: Path) -> dict[str, Any]:
             "dims", f"must be a table of positive whole numbers such as [dims] seq = 49, "
                     f"not {dims!r}")
     return {"dims": dims, **settings}
-
-
-def imported_settings(toml: Path, data: dict[str, Any], top_keys: tuple[str, ...]
-                      ) -> dict[str, Any]:
-    """What every imported model's model.toml may set (ONNX and TFLite alike), checked."""
-    top = _Place(toml, "top level")
-    top.check_keys(data, top_keys)
-    given = data.get("inputs", [])
-    if not isinstance(given, list) or not all(isinstance(i, dict) for i in given):
-        raise top.error("inputs", "must be an array of tables, written [[inputs]]")
-    for index, item in enumerate(given):
-        _Place(toml, f"[[inputs]] {index}").check_keys(item, INPUT_KEYS)
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise top.error("description", f"must be a string, not {description!r}")
-    return {"inputs": given, "description": description,
-            "tolerance": _tolerance(top, data, "tolerance", DEFAULT_ATOL),
-            "rtol": _tolerance(top, data, "rtol", DEFAULT_RTOL),
-            "placement": placement(top, data)}
 
 
 def load_onnx(path: Path) -> Model:
@@ -116,5 +68,20 @@ def load_onnx(path: Path) -> Model:
         raise ModelError(str(err)) from None
     return Model(name=name, mlir=imported_mlir(name), function=function, inputs=tuple(specs),
                  tolerance=settings["tolerance"], rtol=settings["rtol"],
-                 description=settings["description"], onnx=source, vm_module="module",
-                 placement=settings["placement"])
+                 description=settings["description"], vm_module="module",
+                 placement=settings["placement"], format="onnx", source=onnx_file,
+                 origin=source)
+
+
+def claims(path: Path) -> bool:
+    return path.suffix == ".onnx" or (path.is_dir() and (path / "model.onnx").is_file())
+
+
+def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:
+    names = [i.name for i in model.origin.inputs]
+    return onnx_reference.compute(model.given, names, inputs, timeout=timeout)
+
+
+FORMAT = ModelFormat(
+    "onnx", claims, load_onnx, import_step="OnnxImport",
+    reference=FrameworkReference("ONNX Runtime", onnx_reference.runtime_identity, _reference))

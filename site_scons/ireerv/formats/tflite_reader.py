@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ireerv.image.models import ModelError
+from ireerv.formats.base import ModelError
 
 # TFLite TensorType -> (our element type name, numpy dtype).
 TENSOR_TYPES = {0: ("f32", np.float32), 2: ("i32", np.int32), 7: ("i16", np.int16),
@@ -31,7 +31,7 @@ class TfliteError(ModelError):
 class Tensor:
     name: str
     shape: tuple[int, ...]
-    dtype: str  # a key of model_schema.ELEMENT_TYPES, or the TFLite type's number
+    dtype: str  # a key of schema.ELEMENT_TYPES, or the TFLite type's number
     scale: tuple[float, ...] = ()  # empty: not quantised
     zero_point: tuple[int, ...] = ()
     axis: int = 0  # the quantised dimension of per-channel scales

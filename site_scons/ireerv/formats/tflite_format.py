@@ -25,10 +25,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ireerv.image.model_schema import ELEMENT_TYPES, SchemaError, _generator, _Place
-from ireerv.image.models import InputSpec, Model, ModelError
-from ireerv.image.onnx_models import imported_mlir, imported_settings
-from ireerv.image.tflite_reader import Tensor, TfliteError, read
+import numpy as np
+
+from ireerv.formats.base import (
+    FrameworkReference,
+    InputSpec,
+    Model,
+    ModelError,
+    ModelFormat,
+    read_text,
+)
+from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
+from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place
+from ireerv.formats.tflite_reader import Tensor, TfliteError, read
+from ireerv.run import tflite_reference
 
 TOP_KEYS = ("description", "tolerance", "rtol", "tflite", "placement", "inputs")
 SOURCE_KEYS = ("input", "path")
@@ -50,18 +60,9 @@ def has_tflite(folder: Path) -> bool:
         return True
     toml = folder / "model.toml"
     try:
-        return toml.is_file() and "tflite" in tomllib.loads(toml.read_text())
+        return toml.is_file() and "tflite" in tomllib.loads(read_text(toml))
     except tomllib.TOMLDecodeError:
         return False
-
-
-def _read_toml(toml: Path) -> dict[str, Any]:
-    if not toml.is_file():
-        return {}
-    try:
-        return tomllib.loads(toml.read_text())
-    except tomllib.TOMLDecodeError as err:
-        raise ModelError(f"{toml}: {err}") from None
 
 
 def _pinned_file(toml: Path, table: Any) -> Path:
@@ -82,6 +83,9 @@ def _pinned_file(toml: Path, table: Any) -> Path:
     except (FetchError, LockError) as err:
         raise ModelError(f"{toml}: [tflite] input {name!r}: {err}") from None
     file = root / rel
+    if Path(rel).is_absolute() or not file.resolve().is_relative_to(root.resolve()):
+        raise place.error("path", f"{rel!r} leaves input {name!r}: give a path inside it, "
+                                  "relative to its top")
     if not file.is_file():
         raise place.error("path", f"{rel!r} is not a file of input {name!r}")
     return file
@@ -119,7 +123,7 @@ def load_tflite(path: Path) -> Model:
     toml = path / "model.toml" if folder else path.with_suffix(".toml")
     name = path.name if folder else path.stem
     try:
-        data = _read_toml(toml)
+        data = read_toml(toml)
         if "tflite" in data:
             file = _pinned_file(toml, data["tflite"])
         else:
@@ -136,13 +140,26 @@ def load_tflite(path: Path) -> Model:
     return Model(name=name, mlir=imported_mlir(name), function=FUNCTION, inputs=tuple(specs),
                  tolerance=settings["tolerance"], rtol=settings["rtol"],
                  description=settings["description"],
-                 tflite=TfliteSource(file, inputs, outputs), vm_module="module",
-                 placement=settings["placement"])
+                 vm_module="module", placement=settings["placement"], format="tflite",
+                 source=file, origin=TfliteSource(file, inputs, outputs))
+
+
+def claims(path: Path) -> bool:
+    return path.suffix == ".tflite" or (path.is_dir() and has_tflite(path))
+
+
+def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:
+    return tflite_reference.compute(model.given, inputs, timeout=timeout)
+
+
+FORMAT = ModelFormat(
+    "tflite", claims, load_tflite, import_step="TfliteImport",
+    reference=FrameworkReference("LiteRT", tflite_reference.runtime_identity, _reference))
 
 
 def import_model(tflite_file: Path, mlir: Path) -> None:
     """Translate the file to TOSA and write it to `mlir` (whole, or not at all)."""
-    from ireerv.image.tflite_tosa import translate
+    from ireerv.formats.tflite_tosa import translate
 
     text = translate(read(tflite_file), FUNCTION)
     mlir.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,63 @@
+"""Model formats: each one a module with a FORMAT (ireerv.formats.base.ModelFormat).
+
+Adding a format is its module and one line in FORMATS.  `load_model` finds the
+one format that claims a MODEL (a name in models/ or a path) and loads it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ireerv.formats import importer_mlir, mlir_format, onnx_format, tflite_format
+from ireerv.formats.base import Model, ModelError, ModelFormat
+from ireerv.paths import PROJECT_ROOT
+
+MODELS_DIR = PROJECT_ROOT / "models"
+
+FORMATS: tuple[ModelFormat, ...] = (
+    mlir_format.FORMAT,
+    importer_mlir.FORMAT,
+    onnx_format.FORMAT,
+    tflite_format.FORMAT,
+)
+
+
+def model_format(name: str) -> ModelFormat:
+    return next(f for f in FORMATS if f.name == name)
+
+
+def list_models() -> list[str]:
+    return sorted(p.parent.name for p in MODELS_DIR.glob("*/model.toml"))
+
+
+def mlir_models() -> list[str]:
+    """The models written in MLIR (not imported from a framework's file)."""
+    return [name for name in list_models() if (MODELS_DIR / name / "model.mlir").is_file()]
+
+
+def _unknown(spec: str) -> ModelError:
+    return ModelError(
+        f"unknown model {spec!r}; models: {', '.join(list_models())} "
+        "(or a path to a model folder, an .onnx or .tflite file or a static-shape .mlir)")
+
+
+def load_model(spec: str) -> Model:
+    """A model by name (a folder under models/) or by path (a folder or a file)."""
+    if not spec:
+        raise ModelError(f"no MODEL given; models: {', '.join(list_models())}")
+    named = "/" not in spec and (MODELS_DIR / spec).is_dir()
+    path = MODELS_DIR / spec if named else Path(spec)
+    if not path.exists():
+        if path.suffix in (".mlir", ".onnx", ".tflite"):
+            raise ModelError(f"{path.suffix[1:].upper()} file {path} does not exist")
+        raise _unknown(spec)
+    found = [f for f in FORMATS if f.claims(path)]
+    if len(found) > 1:
+        raise ModelError(f"{path} holds a model in several formats "
+                         f"({', '.join(f.name for f in found)}): keep one of them")
+    if not found:
+        if path.is_dir():
+            raise ModelError(f"model folder {path} has no model.mlir, model.onnx or "
+                             "model.tflite (nor a model.toml with a [tflite] table)")
+        raise _unknown(spec)
+    return found[0].load(path.resolve() if not named else path)

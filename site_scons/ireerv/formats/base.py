@@ -1,0 +1,155 @@
+"""What every model format produces: a Model with its inputs, and the format's interface.
+
+A format (formats/<name>_format.py, listed in formats/__init__.py) says which
+paths it claims, loads them into a Model, and names the build step that writes
+the MLIR iree-compile takes and the framework whose runtime is the reference.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ireerv.formats.schema import ELEMENT_TYPES
+
+# Inputs larger than this fit no board's memory (cluster4 has 64 MiB in all).
+MAX_INPUT_BYTES = 64 << 20
+
+
+class ModelError(Exception):
+    """A model that cannot be built: unknown, missing files, bad description."""
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    shape: tuple[int | str, ...]
+    dtype: str
+    generator: dict = field(default_factory=dict)
+    source: str = "the model"  # where the spec comes from, for messages
+
+    def concrete_shape(self, size: int | None) -> tuple[int, ...]:
+        dims = []
+        for dim in self.shape:
+            if isinstance(dim, str):
+                if size is None:
+                    raise ModelError(f"dimension {dim!r} needs a size")
+                dims.append(size)
+            else:
+                dims.append(dim)
+        return tuple(dims)
+
+    def generate(self, size: int | None) -> np.ndarray:
+        shape = self.concrete_shape(size)
+        dtype = np.dtype(ELEMENT_TYPES[self.dtype])
+        nbytes = math.prod(shape) * dtype.itemsize
+        if nbytes > MAX_INPUT_BYTES:
+            raise ModelError(f"{self.source}: an input of shape {list(shape)} ({self.dtype}) "
+                             f"takes {nbytes:,} bytes, more than any board holds "
+                             f"({MAX_INPUT_BYTES:,}); give a smaller SIZE or [dims]")
+        kind = self.generator.get("kind", "randint")
+        if kind == "randint":
+            rng = np.random.default_rng(self.generator.get("seed", 0))
+            low, high = self.generator.get("low", -4), self.generator.get("high", 5)
+            return rng.integers(low, high, size=shape).astype(dtype)
+        if kind == "values":
+            values = np.asarray(self.generator["values"], dtype=dtype)
+            if values.size != int(np.prod(shape)):
+                raise ModelError(f"{self.source}: generator 'values' gives {values.size} values, "
+                                 f"but shape {list(shape)} has {int(np.prod(shape))} elements")
+            return values.reshape(shape)
+        raise ModelError(f"unknown input generator {kind!r} (use 'randint' or 'values')")
+
+    @property
+    def is_dynamic(self) -> bool:
+        return any(isinstance(d, str) for d in self.shape)
+
+
+@dataclass(frozen=True)
+class Model:
+    name: str
+    mlir: Path
+    function: str
+    inputs: tuple[InputSpec, ...]
+    sizes: tuple[int, ...] = ()
+    tolerance: float = 0.0
+    description: str = ""
+    # Imported models: the relative tolerance of float outputs, and the vm-c module name
+    # the importer's MLIR gives.
+    rtol: float = 0.0
+    vm_module: str = ""
+    # The board placement the model asks for (model.toml), "" for the board's default.
+    placement: str = ""
+    format: str = "mlir"  # the name of its ModelFormat (formats.FORMATS)
+    # The file the user gave, when the build writes `mlir` from it (an import step).
+    source: Path | None = None
+    origin: Any = None  # what its format read from `source` (OnnxSource, TfliteSource, ...)
+
+    @property
+    def given(self) -> Path:
+        """The file the user gave: the imported file, or the MLIR itself."""
+        return self.source or self.mlir
+
+    @property
+    def is_dynamic(self) -> bool:
+        return any(spec.is_dynamic for spec in self.inputs)
+
+    def resolve_size(self, size: int | None) -> int | None:
+        """The size to build: the given one (checked) or the model's default."""
+        if not self.is_dynamic:
+            if size is not None:
+                raise ModelError(f"model {self.name!r} has static shapes; SIZE does not apply")
+            return None
+        if size is None:
+            return self.sizes[0]
+        if size <= 0:
+            raise ModelError(f"SIZE must be positive, not {size}")
+        return size
+
+    def generate_inputs(self, size: int | None) -> list[np.ndarray]:
+        return [spec.generate(self.resolve_size(size)) for spec in self.inputs]
+
+    def variant(self, size: int | None) -> str:
+        """A build-directory name for this model at this size."""
+        resolved = self.resolve_size(size)
+        return self.name if resolved is None else f"{self.name}-{resolved}"
+
+
+@dataclass(frozen=True)
+class FrameworkReference:
+    """A framework's runtime on the user's original file: the expected outputs."""
+
+    name: str  # as the verdict says it: "ONNX Runtime"
+    identity: Callable[[], str]  # its version: a run depends on it
+    compute: Callable[[Model, list[np.ndarray], float], list[np.ndarray]]  # (model, inputs, s)
+
+
+@dataclass(frozen=True)
+class ModelFormat:
+    """One model format: everything the build asks of it."""
+
+    name: str
+    claims: Callable[[Path], bool]  # whether a file or folder holds a model of this format
+    load: Callable[[Path], Model]
+    # The build method (env.<name>(model)) that writes model.mlir from model.source;
+    # "" when the MLIR is compiled as written.
+    import_step: str = ""
+    # The reference outputs: a framework's runtime, or None for the MLIR compiled for the
+    # host by IREE.
+    reference: FrameworkReference | None = None
+
+
+def read_text(path: Path) -> str:
+    """A model file's text; one clear error when it is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        bad = err.object[err.start]
+        raise ModelError(f"{path}: not UTF-8 text (byte {err.start} is {bad:#04x}); "
+                         "save it as UTF-8") from None
+    except OSError as err:
+        raise ModelError(f"{path}: cannot be read: {err.strerror}") from None
