@@ -1,25 +1,28 @@
 """Model formats: each one a module with a FORMAT (ireerv.formats.base.ModelFormat).
 
-Adding a format is its module and one line in FORMATS.  `load_model` finds the
+Adding a format is its module and one line in FORMAT_MODULES.  `load_model` finds the
 one format that claims a MODEL (a name in models/ or a path) and loads it.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 
-from ireerv.formats import importer_mlir, mlir_format, onnx_format, tflite_format
 from ireerv.formats.base import Model, ModelError, ModelFormat
 from ireerv.paths import PROJECT_ROOT
 
 MODELS_DIR = PROJECT_ROOT / "models"
 
-FORMATS: tuple[ModelFormat, ...] = (
-    mlir_format.FORMAT,
-    importer_mlir.FORMAT,
-    onnx_format.FORMAT,
-    tflite_format.FORMAT,
+# The registry: one line per format, the name of its module in this package.
+FORMAT_MODULES = (
+    "mlir_format",
+    "importer_mlir",
+    "onnx_format",
+    "tflite_format",
 )
+FORMATS: tuple[ModelFormat, ...] = tuple(
+    import_module(f"{__name__}.{name}").FORMAT for name in FORMAT_MODULES)
 
 
 def model_format(name: str) -> ModelFormat:
