@@ -10,8 +10,10 @@ Then torch-mlir's pipelines (in the compiler's iree-opt) lower it to linalg.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,9 +86,15 @@ def _entry_inputs(graph) -> list:
 
 def _resolve(path: Path, vi, dims: dict[str, int], fixed: dict[str, int]) -> tuple[int, ...]:
     """The static shape of input `vi`; records what each named dimension became in `fixed`."""
+    if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
+        raise OnnxError(f"{path}: input {vi.name!r} has no shape; give the graph input a "
+                        "tensor type with a shape (its dimensions may be named)")
     shape = []
     for axis, dim in enumerate(vi.type.tensor_type.shape.dim):
-        if dim.HasField("dim_value") and dim.dim_value > 0:
+        if dim.HasField("dim_value"):
+            if dim.dim_value <= 0:
+                raise OnnxError(f"{path}: input {vi.name!r} has dimension {axis} of size "
+                                f"{dim.dim_value}: a tensor without elements cannot be run")
             shape.append(dim.dim_value)
             continue
         name = dim.dim_param
@@ -96,6 +104,9 @@ def _resolve(path: Path, vi, dims: dict[str, int], fixed: dict[str, int]) -> tup
             value = 1  # a dynamic batch dimension: one sample
         else:
             hint = f"[dims] {name} = <size>" if name else "a static shape"
+            near = difflib.get_close_matches(name, list(dims), n=1, cutoff=0.5) if name else []
+            if near:
+                hint += f"; [dims] {near[0]} there names no dimension: a misspelling?"
             raise OnnxError(f"{path}: input {vi.name!r} has a dynamic dimension {axis} "
                             f"({name or 'unnamed'}); give its size in model.toml ({hint})")
         if name:
@@ -120,6 +131,7 @@ def _static_model(path: Path, dims: dict[str, int]):
         raise OnnxError(f"{path}: the graph has no outputs")
     fixed: dict[str, int] = {}
     inputs = [_info(vi, _resolve(path, vi, dims, fixed)) for vi in _entry_inputs(model.graph)]
+    _check_dims_used(path, dims, fixed)
     for vi in model.graph.output:  # named output dimensions follow the inputs' values
         for dim in vi.type.tensor_type.shape.dim:
             if dim.HasField("dim_param") and dim.dim_param in fixed:
@@ -127,6 +139,19 @@ def _static_model(path: Path, dims: dict[str, int]):
                 dim.Clear()
                 dim.dim_value = value
     return model, inputs
+
+
+def _check_dims_used(path: Path, dims: dict[str, int], fixed: dict[str, int]) -> None:
+    """A [dims] entry that names no dynamic dimension of an input is a typo, not a no-op."""
+    for name in sorted(set(dims) - set(fixed)):
+        named = sorted(fixed)
+        near = difflib.get_close_matches(name, named, n=1, cutoff=0.6)
+        hint = (f"did you mean {near[0]!r}?" if near else
+                f"its named dynamic dimensions: {', '.join(named)}" if named else
+                "it has no named dynamic dimension")
+        raise OnnxError(f"{path.with_name('model.toml') if path.name == 'model.onnx' else path}"
+                        f": [dims] {name} names no dynamic dimension of {path.name}'s inputs; "
+                        f"{hint}")
 
 
 def _opset(model) -> int:
@@ -193,6 +218,8 @@ def _run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
         proc = run_tool(cmd, env=env)
     except CompileError as err:
         raise OnnxError(f"{what}: {err}") from None
+    if proc.returncode < 0:
+        raise OnnxError(f"{what}: {crash(cmd, proc.returncode, proc.stderr)}")
     if proc.returncode != 0:
         operator = unconverted_operator(proc.stderr)
         if operator:
@@ -222,6 +249,20 @@ def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
     finally:
         for part in tmp:
             part.unlink(missing_ok=True)
+
+
+def crash(cmd: list[str], returncode: int, diagnostics: str) -> str:
+    """What to say when a tool was killed by a signal: the tool, the signal, the operator
+    it was working on if its diagnostics name one."""
+    module = cmd[1:2] == ["-m"]  # a Python tool: named by its module
+    tool = cmd[2].rsplit(".", 1)[-1] if module else Path(cmd[0]).name
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        name = f"signal {-returncode}"
+    found = re.findall(r"onnx\.(\w+)", diagnostics)
+    on = f" while converting the ONNX operator {found[-1]}" if found else ""
+    return f"{tool} crashed ({name}){on}: a defect of the pinned compiler, not of the model"
 
 
 def unconverted_operator(diagnostics: str) -> str | None:

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from ireerv.boards import list_boards, load_board
+
 # MLIR element type -> NumPy dtype: what the runner and the bare-metal runtime handle.
 ELEMENT_TYPES: dict[str, str] = {
     "f32": "float32",
@@ -94,7 +96,17 @@ def placement(top: _Place, data: dict[str, Any]) -> str:
     if not isinstance(value, str) or (value and not re.fullmatch(r"[a-z][a-z0-9_]*", value)):
         raise top.error("placement", f"must be the name of a board placement such as "
                                      f"\"large\", not {value!r}")
+    known = placement_names()
+    if value and value not in known:
+        near = difflib.get_close_matches(value, known, n=1, cutoff=0.6)
+        hint = f"did you mean {near[0]!r}?" if near else f"placements: {', '.join(known)}"
+        raise top.error("placement", f"no board has a placement {value!r}; {hint}")
     return value
+
+
+def placement_names() -> list[str]:
+    """Every placement some board has, besides its default."""
+    return sorted({name for board in list_boards() for name in load_board(board).placements})
 
 
 def _input(path: Path, index: int, item: dict[str, Any]) -> dict[str, Any]:

@@ -74,6 +74,9 @@ def _pinned_file(toml: Path, table: Any) -> Path:
     name, rel = table.get("input"), table.get("path")
     if not isinstance(name, str) or not isinstance(rel, str) or not name or not rel:
         raise place.error(None, "needs input (a toolchain.lock input) and path (a file in it)")
+    if Path(rel).is_absolute() or ".." in Path(rel).parts:
+        raise place.error("path", f"{rel!r} leaves input {name!r}: give a path inside it, "
+                                  "relative to its top")
     from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
     from ireerv.inputs.lock import LockError, load_lock
     from ireerv.paths import LOCK_FILE
@@ -83,7 +86,7 @@ def _pinned_file(toml: Path, table: Any) -> Path:
     except (FetchError, LockError) as err:
         raise ModelError(f"{toml}: [tflite] input {name!r}: {err}") from None
     file = root / rel
-    if Path(rel).is_absolute() or not file.resolve().is_relative_to(root.resolve()):
+    if not file.resolve().is_relative_to(root.resolve()):  # through a link in the input
         raise place.error("path", f"{rel!r} leaves input {name!r}: give a path inside it, "
                                   "relative to its top")
     if not file.is_file():

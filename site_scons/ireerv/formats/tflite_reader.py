@@ -161,6 +161,28 @@ def _graph(model, path: Path) -> TfliteGraph:
             name = f"CUSTOM ({(code.CustomCode() or b'').decode(errors='replace')})"
         operators.append(Operator(name, tuple(int(x) for x in op.InputsAsNumpy()),
                                   tuple(int(x) for x in op.OutputsAsNumpy()), _options(op, name)))
-    return TfliteGraph(path, tensors, tuple(operators),
-                       tuple(int(x) for x in graph.InputsAsNumpy()),
-                       tuple(int(x) for x in graph.OutputsAsNumpy()))
+    inputs = tuple(int(x) for x in graph.InputsAsNumpy())
+    outputs = tuple(int(x) for x in graph.OutputsAsNumpy())
+    _check_indices(path, len(tensors), inputs, outputs, operators)
+    for tensor in tensors:
+        if any(d < 0 for d in tensor.shape):
+            raise TfliteError(f"{path}: tensor {tensor.name!r} has the shape "
+                              f"{list(tensor.shape)}; dimensions cannot be negative")
+    return TfliteGraph(path, tensors, tuple(operators), inputs, outputs)
+
+
+def _check_indices(path: Path, count: int, inputs: tuple[int, ...], outputs: tuple[int, ...],
+                   operators: list[Operator]) -> None:
+    """Every tensor index names a tensor of the subgraph (-1: an operator's absent input)."""
+    def bad(indices, optional: bool = False) -> list[int]:
+        return [i for i in indices if not (0 <= i < count or (optional and i == -1))]
+
+    for what, indices in (("inputs", inputs), ("outputs", outputs)):
+        if bad(indices):
+            raise TfliteError(f"{path}: the subgraph's {what} name tensor {bad(indices)[0]}, "
+                              f"but it has tensors 0 to {count - 1}")
+    for op in operators:
+        wrong = bad(op.inputs, optional=True) or bad(op.outputs)
+        if wrong:
+            raise TfliteError(f"{path}: operator {op.name} names tensor {wrong[0]}, but the "
+                              f"subgraph has tensors 0 to {count - 1}")
