@@ -11,7 +11,6 @@ Then torch-mlir's pipelines (in the compiler's iree-opt) lower it to linalg.
 from __future__ import annotations
 
 import difflib
-import os
 import re
 import signal
 import sys
@@ -237,8 +236,7 @@ def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
     tmp = [path.with_name(path.name + ".tmp") for path in outputs(mlir)]
     try:
         onnx.save(prepare(source.path, dict(source.dims)), str(tmp[1]))
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            [str(compiler_wheel), *filter(None, [os.environ.get("PYTHONPATH")])])}
+        env = {"PYTHONPATH": str(compiler_wheel)}
         _run([sys.executable, "-m", "iree.compiler.tools.import_onnx", str(tmp[1]),
               "-o", str(tmp[2])], f"IREE's ONNX importer on {source.path}", env)
         iree_opt = compiler_wheel / "iree" / "compiler" / "_mlir_libs" / "iree-opt"
