@@ -68,7 +68,7 @@ CHOICES: dict[str, Choice] = {c.name: c for c in (
     Choice("rvfplib-rv32im", "RVfplib, speed-optimised, without compressed instructions "
            "(to measure what they bring)", "PERFORMANCE", compressed=False),
 )}
-# The fastest per multiply-add on the cluster (scons softfloat-bench; README).
+# The fastest per multiply-add on the cluster (scons softfloat-bench; docs/softfloat.md).
 DEFAULT = "rvfplib"
 
 
