@@ -157,7 +157,7 @@ def test_chart_is_svg_with_a_bar_and_a_cap_per_hart_count() -> None:
 
 def test_write_declares_three_files(tmp_path: Path) -> None:
     table = harts.collect(RECORDS, PLAN, CAP, "rvfplib")
-    harts.write(table, tmp_path)
+    harts_chart.write(table, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["harts.json", "harts.md", "harts.svg"]
     assert json.loads((tmp_path / "harts.json").read_text()) == table
     assert (tmp_path / "harts.svg").read_text().startswith("<svg ")

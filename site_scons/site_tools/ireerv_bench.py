@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from ireerv import simulators
-from ireerv.bench import calls, cap, harts, models_chart, output, table
+from ireerv.bench import calls, cap, harts, harts_chart, models_chart, output, table
 from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import BoardError, choose_placement, load_board
@@ -117,7 +117,7 @@ def _write_harts(target, source, env):
     records = [d for d in docs if d.get("schema") != cap.SCHEMA]
     result = harts.collect(records, env["HARTS_PLAN"], caps[0] if caps else None,
                            env["SOFTFLOAT"])
-    harts.write(result, Path(str(target[0])).parent)
+    harts_chart.write(result, Path(str(target[0])).parent)
     print(harts.markdown(result))
     failed = [r for r in records if not r.get("passed")]
     if failed:

@@ -24,7 +24,6 @@ JSON schema "ireerv-bench-harts/2":
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +32,6 @@ from typing import Any
 
 from ireerv.bench import cap as cap_table
 from ireerv.bench.plan import PLAN_FILE, PlanError
-from ireerv.util.files import atomic_write
 
 SCHEMA = "ireerv-bench-harts/2"
 RUNTIMES = {"iree": "IREE", "none": "plain C"}
@@ -204,13 +202,3 @@ def markdown(table: Mapping[str, Any]) -> str:
             if any(spent):  # one workgroup per dispatch: nothing shared, all zero
                 out.append(f"- {row['label']}, {h} harts: {', '.join(f'{c:,}' for c in spent)}")
     return "\n".join(out) + "\n"
-
-
-def write(table: Mapping[str, Any], out_dir: str | Path) -> None:
-    from ireerv.bench import harts_chart  # the chart module imports this one
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    atomic_write(out / "harts.json", json.dumps(table, indent=2) + "\n")
-    atomic_write(out / "harts.md", markdown(table))
-    atomic_write(out / "harts.svg", harts_chart.render_svg(table))

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from ireerv.bench import harts
 from ireerv.bench.harts import RUNTIMES, check_schema
 from ireerv.size.svg import svg_text
+from ireerv.util.files import atomic_write
 
 COLOURS = {"iree": "#4e79a7", "none": "#59a14f"}
 CAP_COLOUR = "#e15759"
@@ -111,3 +115,11 @@ def render_svg(table: Mapping[str, Any]) -> str:
                    f'transform="rotate(-90 {lx:.1f} {ly:.1f})">{escape(row["label"])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def write(table: Mapping[str, Any], out_dir: str | Path) -> None:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write(out / "harts.json", json.dumps(table, indent=2) + "\n")
+    atomic_write(out / "harts.md", harts.markdown(table))
+    atomic_write(out / "harts.svg", render_svg(table))

@@ -54,9 +54,21 @@ def _image_label(image: Mapping[str, Any]) -> str:
 def markdown(table: Mapping[str, Any]) -> str:
     """The table as Markdown: cycles per size, image sizes, sections per image."""
     check_schema(table)
+    out = [f"# Bench: {table['model']} on {table['board']}, ours vs the reference work", ""]
+    out += _cycles_md(table) + _images_md(table) + _sections_md(table["images"])
+    from .calls import markdown as calls_markdown  # the per-call columns, when present
+
+    text = "\n".join(out) + calls_markdown(table)
+    if table.get("cap"):  # the cap on several harts (bench/cap.py), when measured
+        from .cap import markdown as cap_markdown
+
+        text += "\n" + cap_markdown(table["cap"])
+    return text
+
+
+def _cycles_md(table: Mapping[str, Any]) -> list[str]:
     metrics = {m["key"]: m["label"] for m in table["metrics"]}
-    out = [f"# Bench: {table['model']} on {table['board']}, ours vs the reference work", "",
-           "## Cycles", ""]  # fmt: skip
+    out = ["## Cycles", ""]
     head = ["N"]
     for label in metrics.values():
         head += [label, "reference", "ours/ref"]
@@ -70,11 +82,13 @@ def markdown(table: Mapping[str, Any]) -> str:
         line.append(_cell("; ".join(row["notes"])))
         out.append(_md_row(line))
     ref = table["reference"]
-    out += ["", f"- Reference: {ref['source']}.", *(f"- {n}" for n in ref["notes"]),
-            "- ours/ref below 1 means fewer cycles or bytes than the reference.", ""]  # fmt: skip
+    return out + ["", f"- Reference: {ref['source']}.", *(f"- {n}" for n in ref["notes"]),
+                  "- ours/ref below 1 means fewer cycles or bytes than the reference.", ""]
 
+
+def _images_md(table: Mapping[str, Any]) -> list[str]:
     images = table["images"]
-    out += ["## Image size", ""]
+    out = ["## Image size", ""]
     head = ["image", "code + data", "reference", "ours/ref", "bss", "reference", "ours/ref",
             "notes"]  # fmt: skip
     out += [_md_row(head), _md_row(["---"] + ["---:"] * 6 + ["---"])]
@@ -88,32 +102,27 @@ def markdown(table: Mapping[str, Any]) -> str:
     if not images:
         out.append("(no images)")
     ref_image = table["reference"]["image"]
-    out += ["", f"Reference image: {ref_image['code_and_data']:,} bytes code + "
-            f"initialised data, {ref_image['bss']:,} bss.", ""]  # fmt: skip
+    return out + ["", f"Reference image: {ref_image['code_and_data']:,} bytes code + "
+                  f"initialised data, {ref_image['bss']:,} bss.", ""]
 
+
+def _sections_md(images: list[Mapping[str, Any]]) -> list[str]:
     with_sections = [im for im in images if im["sections"]]
-    if with_sections:
-        out += ["## Sections (bytes)", ""]
-        names: dict[str, str] = {}
-        for im in with_sections:
-            for s in im["sections"]:
-                names.setdefault(s["name"], s["memory"])
-        head = ["section", "memory"] + [_image_label(im) for im in with_sections]
-        out += [_md_row(head), _md_row(["---", "---"] + ["---:"] * len(with_sections))]
-        kinds = {"code": "code", "both": "code + data", "data": "data"}
-        for name, memory in names.items():
-            sizes = [{s["name"]: s["size"] for s in im["sections"]}.get(name)
-                     for im in with_sections]  # fmt: skip
-            out.append(_md_row([f"`{name}`", kinds.get(memory, memory), *map(_num, sizes)]))
-        out.append("")
-    from .calls import markdown as calls_markdown  # the per-call columns, when present
-
-    text = "\n".join(out) + calls_markdown(table)
-    if table.get("cap"):  # the cap on several harts (bench/cap.py), when measured
-        from .cap import markdown as cap_markdown
-
-        text += "\n" + cap_markdown(table["cap"])
-    return text
+    if not with_sections:
+        return []
+    out = ["## Sections (bytes)", ""]
+    names: dict[str, str] = {}
+    for im in with_sections:
+        for s in im["sections"]:
+            names.setdefault(s["name"], s["memory"])
+    head = ["section", "memory"] + [_image_label(im) for im in with_sections]
+    out += [_md_row(head), _md_row(["---", "---"] + ["---:"] * len(with_sections))]
+    kinds = {"code": "code", "both": "code + data", "data": "data"}
+    for name, memory in names.items():
+        sizes = [{s["name"]: s["size"] for s in im["sections"]}.get(name)
+                 for im in with_sections]  # fmt: skip
+        out.append(_md_row([f"`{name}`", kinds.get(memory, memory), *map(_num, sizes)]))
+    return out + [""]
 
 
 def _md_row(cells: Iterable[str]) -> str:
