@@ -7,7 +7,8 @@ import pytest
 
 from ireerv.boards import load_board
 from ireerv.formats.base import ModelError
-from ireerv.image import layout, runner_data
+from ireerv.image import layout
+from ireerv.run import runner_output
 from ireerv.run.record import RunRecord
 
 OUTPUT = """CYCLES startup 64000
@@ -21,11 +22,11 @@ STATUS OK
 
 
 def test_runner_lines_parse() -> None:
-    parsed = runner_data.parse_runner_output(OUTPUT)
+    parsed = runner_output.parse_runner_output(OUTPUT)
     assert parsed.workgroups == ["4x1x1", "1x1x1"]
     assert parsed.hart_cycles == [248000, 314000, 317000, 320000]
     assert parsed.call_cycles == [355000, 354000] and parsed.ok
-    one = runner_data.parse_runner_output("CYCLES call 0 5\nSTATUS OK\n")
+    one = runner_output.parse_runner_output("CYCLES call 0 5\nSTATUS OK\n")
     assert one.workgroups == [] and one.hart_cycles == []
 
 

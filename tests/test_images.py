@@ -19,6 +19,7 @@ from ireerv import boards
 from ireerv import formats as models
 from ireerv.image import iree_build, iree_compile, runner_data
 from ireerv.inputs.fetch import Fetcher, FetchError
+from ireerv.run import runner_output
 
 needs_qemu = pytest.mark.skipif(
     shutil.which("qemu-system-riscv32") is None,
@@ -121,7 +122,7 @@ def test_matmul_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
 
 
 def _outputs(result) -> list[bytes]:
-    return [o.tobytes() for o in runner_data.parse_runner_output(result.program_output).outputs]
+    return [o.tobytes() for o in runner_output.parse_runner_output(result.program_output).outputs]
 
 
 @pytest.mark.upstream

@@ -21,6 +21,7 @@ from ireerv.image import iree_build, runner_data
 from ireerv.image.iree_build import IreeBuildError, RuntimeBuild
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
+from ireerv.run import runner_output
 
 # The project's rv32imc boards: compile with Zicsr/Zifencei, link with the multilib name.
 BOARD_CFLAGS = ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32"]
@@ -333,7 +334,7 @@ def test_matmul_image_runs_on_qemu(profile: str, runtimes: Callable[[str], Runti
     run = subprocess.run([qemu, "-machine", "virt", "-smp", "1", "-bios", "none", "-nographic",
                           "-icount", "shift=0", "-kernel", elf],
                          capture_output=True, text=True, timeout=60)
-    result = runner_data.parse_runner_output(run.stdout)
+    result = runner_output.parse_runner_output(run.stdout)
     assert run.returncode == 0 and result.ok, run.stdout + run.stderr
     assert len(result.call_cycles) == 2 and result.startup_cycles
     (out,) = result.outputs

@@ -13,6 +13,7 @@ from ireerv.image import iree_build, runner_data
 from ireerv.image.runner_data import RunnerDataError
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
+from ireerv.run import runner_output
 
 BOARD_CFLAGS = ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32"]
 
@@ -113,7 +114,7 @@ STATUS OK
 
 
 def test_runner_output_parses_exactly() -> None:
-    result = runner_data.parse_runner_output(RUN_OUTPUT)
+    result = runner_output.parse_runner_output(RUN_OUTPUT)
     assert result.ok
     assert (result.startup_cycles, result.input_cycles) == (75365, 10375)
     assert result.call_cycles == [483154, 220359]
@@ -127,13 +128,13 @@ def test_runner_output_parses_exactly() -> None:
 
 
 def test_runner_error_status() -> None:
-    result = runner_data.parse_runner_output("CYCLES startup 5\nSTATUS INVALID_ARGUMENT\n")
+    result = runner_output.parse_runner_output("CYCLES startup 5\nSTATUS INVALID_ARGUMENT\n")
     assert not result.ok and result.status == "INVALID_ARGUMENT" and not result.outputs
 
 
 def test_runner_output_with_wrong_count_is_an_error() -> None:
-    with pytest.raises(RunnerDataError, match="3 values for shape \\(2, 2\\)"):
-        runner_data.parse_runner_output("OUTPUT 0 f32 2x2: 0x0 0x0 0x0\n")
+    with pytest.raises(runner_output.RunnerOutputError, match="3 values for shape \\(2, 2\\)"):
+        runner_output.parse_runner_output("OUTPUT 0 f32 2x2: 0x0 0x0 0x0\n")
 
 
 # --- the generated C compiles to the exact bytes ------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from ireerv.bench.table import check_schema
-from ireerv.size.svg import svg_text
+from ireerv.util.svg import svg_text
 
 COLOURS = {"startup": "#4e79a7", "first_call": "#f28e2b", "later_call": "#e15759",
            "plain_c": "#59a14f"}  # fmt: skip

@@ -12,8 +12,8 @@ from xml.sax.saxutils import escape
 
 from ireerv.bench import harts
 from ireerv.bench.harts import RUNTIMES, check_schema
-from ireerv.size.svg import svg_text
 from ireerv.util.files import atomic_write
+from ireerv.util.svg import svg_text
 
 COLOURS = {"iree": "#4e79a7", "none": "#59a14f"}
 CAP_COLOUR = "#e15759"

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ireerv.bench.models import check_schema
-from ireerv.size.svg import svg_text
+from ireerv.util.svg import svg_text
 
 ROW_H, BAR_H = 24, 16
 LEFT, RIGHT, TOP, BOTTOM = 230, 150, 56, 40

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import simulators
-from ..image.runner_data import RunnerDataError, parse_runner_output
+from ..run.runner_output import RunnerOutputError, parse_runner_output
 from ..simulators import qemu, verilator_cluster
 from ..simulators.base import Image, OutputCallback, RunResult, Settings, SimulationError
 from . import analyze, report, trace
@@ -45,7 +45,7 @@ def labels_and_figures(program_output: str) -> tuple[list[str], list[int]]:
     """The runner's CYCLES figures in print order, with their names."""
     try:
         parsed = parse_runner_output(program_output)
-    except RunnerDataError as err:
+    except RunnerOutputError as err:
         raise analyze.ProfileError(f"cannot read the runner's output: {err}") from None
     labels, figures = [], []
     for name, value in (("startup", parsed.startup_cycles), ("inputs", parsed.input_cycles)):

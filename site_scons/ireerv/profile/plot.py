@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..size.svg import PALETTE
+from ..util.svg import PALETTE
 
 WIDTH = 1000
 ROW = 16

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ireerv.image.runner_data import RunnerDataError, RunnerOutput, parse_runner_output
+from ireerv.run.runner_output import RunnerOutput, RunnerOutputError, parse_runner_output
 from ireerv.simulators.base import RunResult
 
 # How many mismatching elements a report shows.
@@ -108,7 +108,7 @@ def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: floa
         problems.append(reference_problem or "no host reference")
     try:
         parsed = parse_runner_output(result.program_output)
-    except RunnerDataError as err:
+    except RunnerOutputError as err:
         return Verdict(False, [*problems, f"unreadable output: {err}"])
     # A run that ended badly explains by itself why STATUS or outputs are missing.
     if parsed.status is None and result.passed:

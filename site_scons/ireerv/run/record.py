@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ireerv.image.runner_data import RunnerOutput
 from ireerv.run.check import Verdict
+from ireerv.run.runner_output import RunnerOutput
 from ireerv.simulators.base import RunResult
 from ireerv.util.files import atomic_write
 

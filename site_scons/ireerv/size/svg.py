@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from ireerv.util.files import atomic_write
+from ireerv.util.svg import PALETTE, svg_text
 
 BAR_AREA = 600  # the largest bar
 VALUE_W = 130  # size and share
@@ -18,8 +19,6 @@ ROW_H = 24
 BAR_H = 16
 TOP = 56
 CHAR_W = 6.2  # average glyph width at font-size 11, to decide whether a label fits
-PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
-           "#ff9da7", "#9c755f", "#bab0ac")  # fmt: skip
 REST_COLOUR = "#d9d9d9"
 REMAINDER_COLOUR = "#8c8c8c"
 
@@ -86,23 +85,3 @@ def _rect(x: float, y: float, w: float, fill: str, tip: str, stroke: bool = Fals
         f'<rect x="{x:.2f}" y="{y}" width="{max(w, 0.0):.2f}" height="{BAR_H}" '
         f'fill="{fill}"{edge}><title>{escape(tip)}</title></rect>'
     )
-
-
-def svg_text(
-    x: float,
-    y: float,
-    s: str,
-    *,
-    anchor: str = "start",
-    size: int | None = None,
-    weight: str | None = None,
-    fill: str | None = None,
-) -> str:
-    attrs = f' text-anchor="{anchor}"' if anchor != "start" else ""
-    if size is not None:
-        attrs += f' font-size="{size}"'
-    if weight is not None:
-        attrs += f' font-weight="{weight}"'
-    if fill is not None:
-        attrs += f" fill={quoteattr(fill)}"
-    return f'<text x="{x:.2f}" y="{y}"{attrs}>{escape(s)}</text>'
