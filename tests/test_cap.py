@@ -106,7 +106,7 @@ def test_output_without_its_lines_is_refused(text: str, message: str) -> None:
 
 
 def test_collect_puts_each_speedup_beside_its_cap() -> None:
-    doc = cap.collect([RVFPLIB, LIBGCC])
+    doc = cap.collect([RVFPLIB, LIBGCC], "cluster4")
     assert doc["schema"] == cap.SCHEMA and doc["harts"] == 4
     by = rows(doc)
     # the integer loops come from the first output only; f32 from each
@@ -130,16 +130,16 @@ def test_collect_refuses_missing_figures() -> None:
                           if not line.startswith("CAPEV mac"))
     with pytest.raises(cap.CapError, match="'mac' lacks the compressed-instruction count, "
                                            "the jump/branch count"):
-        cap.collect([no_events])
+        cap.collect([no_events], "cluster4")
     no_hart = RVFPLIB.replace("CAP mac 3 1 37070 12398 22622\n", "")
     with pytest.raises(cap.CapError, match=r"on 3 harts: lines for harts \[0, 2\]"):
-        cap.collect([no_hart])
+        cap.collect([no_hart], "cluster4")
     with pytest.raises(cap.CapError, match="no program output"):
-        cap.collect([])
+        cap.collect([], "cluster4")
 
 
 def test_markdown_and_the_bench_table() -> None:
-    doc = cap.collect([RVFPLIB, LIBGCC])
+    doc = cap.collect([RVFPLIB, LIBGCC], "cluster4")
     text = cap.markdown(doc)
     assert "## The cap on several harts" in text
     mac = rows(doc)["mac"]["harts"][-1]

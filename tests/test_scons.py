@@ -31,7 +31,9 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
     out = scons(tree, "-h").stdout
     for target in ("image", "run", "size-report", "fetch", "release", "release-check", "bench",
                    "runtime", "simulator", "cap"):
-        assert f"\n  {target} " in out, target
+        assert f"\n    {target} " in out, target
+    for group in ("Build:", "Run and measure:", "Inputs and tools:", "Releases:"):
+        assert f"\n  {group}\n" in out, group
     for variable in ("MODEL", "BOARD", "SIZE", "PROFILE", "RUNTIME", "CACHE_DIR", "OFFLINE",
                      "MIRRORS", "MAXCYCLES", "TIMEOUT", "TOP", "BASELINE", "ELF", "ALLOW_DIRTY",
                      "CAP_LOOPS", "SHAPES"):
@@ -47,8 +49,8 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
                          "kws-float, matmul, mlp, qmatmul"),
         ("BOARD=nosuch", "Invalid value for enum variable 'BOARD': 'nosuch'"),
         ("SHAPES=any", "Invalid value for enum variable 'SHAPES': 'any'"),
-        ("SIZE=-3", "SIZE must be a positive integer"),
-        ("CAP_LOOPS=0", "CAP_LOOPS must be a positive integer"),
+        ("SIZE=-3", "SIZE must be a positive whole number"),
+        ("CAP_LOOPS=0", "CAP_LOOPS must be a positive whole number"),
         ("HARTS=5", "HARTS must be a whole number from 1 to 4 (board cluster4 has 4 harts), "
                     "not '5'"),
         ("NOSUCH=1", "unknown variable(s): NOSUCH"),

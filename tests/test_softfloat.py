@@ -119,7 +119,7 @@ def test_bench_table() -> None:
     assert harts == {"1": 200.0, "4": 400.0, "speedup": 2.0}
     faster = BENCH_OUTPUT.replace("6000", "3800")
     table = bench.collect({("cluster4", "libgcc"): BENCH_OUTPUT,
-                           ("cluster4", "rvfplib"): faster})
+                           ("cluster4", "rvfplib"): faster}, {"cluster4": "cycles"}, "cluster4")
     text = bench.markdown(table)
     assert "| add | 84.4 | 50.0 | 222.0 | 1.69× |" in text
     assert "| libgcc | 200.0 | 400.0 | 2.0× |" in text

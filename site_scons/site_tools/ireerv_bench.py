@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ireerv import simulators
+from ireerv import simulators, targets
 from ireerv.bench import calls, cap, harts, harts_chart, models_chart, output, table
 from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
@@ -19,6 +19,7 @@ from ireerv.boards import BoardError, choose_placement, load_board
 from ireerv.formats import ModelError, load_model
 from ireerv.paths import BUILD
 from ireerv.profile import report as profile_report
+from ireerv.targets import Target
 from ireerv.util.files import atomic_write
 from ireerv.util.scons import build_error, short_action, user_error
 
@@ -152,6 +153,24 @@ def generate(env) -> None:
     env.AddMethod(bench_target, "Bench")
     env.AddMethod(models_bench_target, "ModelsBench")
     env.AddMethod(harts_bench_target, "HartsBench")
+    targets.declare(
+        env,
+        Target("bench", "run the reference tables on the cluster: matmul 4/16/32, IREE and "
+               "plain C; the cap table (cap); the harts table (bench-harts); softfloat-bench "
+               "and models-bench", "measure", _bench),
+        Target("models-bench", "every model of the models bench (bench/models.toml) on each "
+               "of its boards: per inference, image, RAM, verdict, soft-float share",
+               "measure", lambda env, request: env.ModelsBench()),
+        Target("bench-harts", "the harts table of bench alone: matmul 16/32/64 (IREE and plain "
+               "C), the MLP and qmatmul64 with HARTS=1, 2, 4 on the cluster, next to the cap "
+               "(runs cap too)", "measure",
+               lambda env, request: env.HartsBench(cap_table=request.built("cap")[0])))
+
+
+def _bench(env, request) -> list:
+    return [env.Bench(cap_table=request.built("cap")[0]),
+            *(request.built(name) for name in ("softfloat-bench", "models-bench", "cap",
+                                               "bench-harts"))]
 
 
 def exists(env) -> bool:

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import SCons.Errors
 
-from ireerv import simulators
+from ireerv import simulators, targets
 from ireerv.bench import cap
 from ireerv.boards import Board, load_board
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.simulators.base import Image, SimulationError
+from ireerv.targets import Target
 from ireerv.util.files import atomic_write
 from ireerv.util.scons import build_error, short_action, user_error
 
@@ -26,7 +27,7 @@ SOURCE = PROJECT_ROOT / "microbench" / "cap.c"
 def _program(env, board: Board, choice: str, loops: int):
     """The program linked with soft-float choice `choice`: ELF and hex."""
     benv = env.BoardEnv(board)
-    pdir = f"{BUILD}/{board.name}/cap-{choice}"
+    pdir = f"{benv['BOARD_DIR']}/cap-{choice}"
     penv = benv.Clone()
     penv.Append(CCFLAGS=["-O2", "-ffp-contract=off", "-fno-jump-tables"],
                 CPPDEFINES=[("CAP_LOOPS", loops), ("CAP_SOFTFLOAT", f'\\"{choice}\\"')])
@@ -89,6 +90,10 @@ def cap_bench(env):
 def generate(env) -> None:
     env.Tool("ireerv_run")
     env.AddMethod(cap_bench, "CapBench")
+    targets.declare(env, Target(
+        "cap", "the cluster's cap on several harts: four loops on 1..4 harts, speed-up next to "
+        "min(N, 1/(IPC1*w)) from the cores' counters (also part of bench)", "measure",
+        lambda env, request: env.CapBench()))
 
 
 def exists(env) -> bool:

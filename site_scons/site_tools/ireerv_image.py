@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ireerv import formats
+from ireerv import formats, targets
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
@@ -33,6 +33,7 @@ from ireerv.paths import BUILD
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
+from ireerv.targets import Target
 from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
@@ -374,6 +375,12 @@ def generate(env) -> None:
     env.AddMethod(_iree_compile_path, "IreeCompilePath")
     env.AddMethod(_board_env, "BoardEnv")
     env.Tool("ireerv_softfloat")
+    targets.declare(
+        env,
+        Target("image", "build the ELF image of MODEL for BOARD, with .hex, .map and .dis "
+               "(default)", "build", lambda env, request: request.image.outputs),
+        Target("runtime", "build IREE's host tools and the bare-metal runtime", "inputs",
+               lambda env, request: env.IreeRuntime(request.placed_board)))
 
 
 def exists(env) -> bool:

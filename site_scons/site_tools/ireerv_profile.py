@@ -14,9 +14,11 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
+from ireerv import targets
 from ireerv.profile import analyze, capture, plot, program, report, trace
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.size.components import rules
+from ireerv.targets import Target
 
 
 def _profile(target, source, env):
@@ -72,6 +74,9 @@ def profile(env, image, always: bool = True):
 def generate(env) -> None:
     env.Tool("ireerv_run")  # the simulator, found or built
     env.AddMethod(profile, "Profile")
+    targets.declare(env, Target(
+        "profile", "run the image traced: cycles per function and component, start-up and a "
+        "call", "measure", lambda env, request: env.Profile(request.image)))
 
 
 def exists(env) -> bool:

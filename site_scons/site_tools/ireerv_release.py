@@ -18,10 +18,12 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
+from ireerv import targets
 from ireerv.image import iree_build
 from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
 from ireerv.release import digests, release
+from ireerv.targets import Target
 from ireerv.util.files import sha256_file
 
 DIST = PROJECT_ROOT / "dist"
@@ -210,8 +212,20 @@ METHODS = {"PrepareRelease": prepare_environment, "Release": release_target,
 
 def generate(env) -> None:
     env.Tool("ireerv_size")  # the release takes the size report's JSON
+    env.Tool("ireerv_image")  # and names the compiler
     for name, method in METHODS.items():
         env.AddMethod(method, name)
+    prepare = prepare_environment  # clean tree, scrubbed environment, SOURCE_DATE_EPOCH
+    targets.declare(
+        env,
+        Target("release", "hermetic release build of MODEL for BOARD into dist/", "release",
+               lambda env, request: env.Release(request.image), prepare),
+        Target("release-check", "rebuild the release in a fresh directory elsewhere and "
+               "compare bytes, and with the committed digests (release-digests.toml)",
+               "release", lambda env, request: env.ReleaseCheck(request.image), prepare),
+        Target("release-digests", "rewrite release-digests.toml's table for TOOLCHAIN from the "
+               "reference release built here", "release",
+               lambda env, request: env.ReleaseDigests(request.image), prepare))
 
 
 def exists(env) -> bool:

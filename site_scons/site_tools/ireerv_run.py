@@ -15,7 +15,7 @@ import SCons.Action
 import SCons.Errors
 import SCons.Script
 
-from ireerv import formats, simulators
+from ireerv import formats, simulators, targets
 from ireerv.boards import Board
 from ireerv.formats.base import FrameworkReference
 from ireerv.inputs import identity
@@ -24,6 +24,7 @@ from ireerv.paths import BUILD
 from ireerv.run import check, reference
 from ireerv.run.record import RunRecord
 from ireerv.simulators.base import INTERRUPTED, Image, SimulationError
+from ireerv.targets import Target
 from ireerv.util.buildlog import BuildError
 
 # A long run says how far it is this often while the program is quiet.
@@ -242,6 +243,13 @@ def generate(env) -> None:
     env.AddMethod(_simulator_path, "SimulatorPath")
     env.AddMethod(run_result, "RunResult")
     env.AddMethod(run_image, "RunImage")
+    targets.declare(
+        env,
+        Target("run", "build and run the image in simulation; check outputs against the host "
+               "reference (the framework's runtime for ONNX and TFLite models)", "measure",
+               lambda env, request: env.RunImage(request.image)),
+        Target("simulator", "build the simulator of BOARD (the Verilator cluster model for "
+               "cluster4)", "inputs", lambda env, request: env.Simulator(request.board)))
 
 
 def exists(env) -> bool:

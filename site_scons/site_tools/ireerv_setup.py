@@ -11,12 +11,13 @@ from pathlib import Path
 
 import SCons.Errors
 
-from ireerv import paths
+from ireerv import paths, targets
 from ireerv.inputs.envvars import parse_mirrors
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.inputs.lock import LockError, load_lock
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.inputs.toolchain_build import source_toolchain
+from ireerv.targets import Target
 
 _SHORT = {
     "CCCOMSTR": "CC      $TARGET",
@@ -89,6 +90,9 @@ def generate(env) -> None:
     env.AddMethod(_toolchain, "GetToolchain")
     env.AddMethod(toolchain_key, "ToolchainKey")
     env.AddMethod(_fetch_inputs, "FetchInputs")
+    targets.declare(env, Target(
+        "fetch", "fetch and verify every input in toolchain.lock into the cache", "inputs",
+        lambda env, request: env.FetchInputs()))
     if not env["VERBOSE"]:
         env.Replace(**_SHORT)
 

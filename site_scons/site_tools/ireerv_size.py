@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ireerv import targets
 from ireerv.size.components import report_for
 from ireerv.size.diff import diff, format_diff
 from ireerv.size.report import SizeReportError
 from ireerv.size.svg import write_svg
 from ireerv.size.text import format_text
+from ireerv.targets import Target
 from ireerv.util.files import atomic_write
 from ireerv.util.scons import build_error, short_action, user_error
 
@@ -77,6 +79,9 @@ def size_report(env, image=None):
 def generate(env) -> None:
     env.AddMethod(size_report_files, "SizeReportFiles")
     env.AddMethod(size_report, "SizeReport")
+    targets.declare(env, Target(
+        "size-report", "report the image's size per section, component, region and symbol",
+        "measure", lambda env, request: env.SizeReport(None if env["ELF"] else request.image)))
 
 
 def exists(env) -> bool:

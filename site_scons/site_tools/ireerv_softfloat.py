@@ -14,18 +14,18 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv import simulators
-from ireerv.boards import Board, load_board
+from ireerv import simulators, targets
+from ireerv.boards import Board, board_with_role, list_boards, load_board
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.softfloat import bench as softfloat_bench
 from ireerv.softfloat import choices as softfloat
 from ireerv.softfloat import reference as softfloat_ref
+from ireerv.targets import Target
 
 CHECK_COUNT = 1 << 20  # random operand sets per operation
 CHECK_SEED = 1
-BENCH_BOARDS = ("cluster4", "qemu-virt")
 
 
 def _action(function, label: str):
@@ -128,7 +128,8 @@ def _judge(target, source, env):
 
 def softfloat_check(env):
     """Bit-exactness of the current SOFTFLOAT on qemu-virt, against the host's IEEE results."""
-    board = load_board("qemu-virt")
+    env.Tool("ireerv_run")  # the board's environment and its simulator
+    board = board_with_role("functional")
     name = env["SOFTFLOAT"]
     output = _run_program(env, board, "check", name,
                           [f"COUNT={CHECK_COUNT}u", f"SEED={CHECK_SEED}u"])
@@ -140,10 +141,10 @@ def softfloat_check(env):
 
 def _write_bench(target, source, env):
     runs = {}
-    for node in source:
+    for node in source[:-1]:
         board, choice = env["_KEYS"][str(node)]
         runs[(board, choice)] = Path(str(node)).read_text()
-    table = softfloat_bench.collect(runs)
+    table = softfloat_bench.collect(runs, env["_UNITS"], env["_MAIN"])
     out = Path(str(target[0]))
     out.write_text(json.dumps(table, indent=2) + "\n")
     text = softfloat_bench.markdown(table)
@@ -153,22 +154,30 @@ def _write_bench(target, source, env):
 
 def softfloat_bench_target(env):
     """Cycles (cluster4) and instructions (qemu-virt) per call, every choice."""
-    sources, keys = [], {}
-    for board_name in BENCH_BOARDS:
-        board = load_board(board_name)
+    env.Tool("ireerv_run")  # the boards' environments and simulators
+    sources, keys, units = [], {}, {}
+    main = board_with_role("main").name
+    for board in sorted(map(load_board, list_boards()), key=lambda b: (b.name != main, b.name)):
+        units[board.name] = simulators.progress_unit(board.simulator)
         for name in softfloat.CHOICES:
             node = _run_program(env, board, "bench", name, [])
             sources += node
-            keys[str(node[0])] = (board_name, name)
+            keys[str(node[0])] = (board.name, name)
     outputs = [f"{BUILD}/bench/softfloat.json", f"{BUILD}/bench/softfloat.md"]
-    return env.Command(outputs, sources,
-                       _action(_write_bench, "BENCH"), _KEYS=keys)
+    return env.Command(outputs, [*sources, env.Value(json.dumps([main, units]))],
+                       _action(_write_bench, "BENCH"), _KEYS=keys, _MAIN=main, _UNITS=units)
 
 
 def generate(env) -> None:
     env.AddMethod(softfloat_objects, "SoftFloatObjects")
     env.AddMethod(softfloat_check, "SoftFloatCheck")
     env.AddMethod(softfloat_bench_target, "SoftFloatBench")
+    targets.declare(
+        env,
+        Target("softfloat-check", "bit-exactness of SOFTFLOAT's routines on qemu-virt against "
+               "IEEE 754 (host)", "measure", lambda env, request: env.SoftFloatCheck()),
+        Target("softfloat-bench", "soft-float cycles/instructions per call, every SOFTFLOAT, "
+               "both boards", "measure", lambda env, request: env.SoftFloatBench()))
 
 
 def exists(env) -> bool:

@@ -184,7 +184,7 @@ def _row(out: CapOutput, kernel: str) -> dict[str, Any]:
     }
 
 
-def collect(outputs: Iterable[str], board: str = "cluster4") -> dict[str, Any]:
+def collect(outputs: Iterable[str], board: str) -> dict[str, Any]:
     """The table from the program's outputs on `board`, one per soft-float choice (the
     first one's integer loops stand for all: they do not call soft-float)."""
     parsed = [parse(o) for o in outputs]

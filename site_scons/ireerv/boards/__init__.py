@@ -14,7 +14,7 @@ from ireerv.boards.board import (
 )
 from ireerv.boards.header import config_header
 from ireerv.boards.linkerscript import generate as linker_script
-from ireerv.boards.load import list_boards, load_board
+from ireerv.boards.load import board_with_role, list_boards, load_board
 
 __all__ = ["CONFIG_HEADER", "Board", "BoardError", "MemoryRegion", "choose_placement",
-           "config_header", "linker_script", "list_boards", "load_board"]
+           "board_with_role", "config_header", "linker_script", "list_boards", "load_board"]

@@ -109,11 +109,19 @@ class IreeTarget:
         ]
 
 
+# What a board can be for, named in board.toml `roles`: one board each.
+#   main        the board the project is measured on: the reference release, the cap,
+#               the first column of the soft-float bench
+#   functional  the fast functional board: soft-float bit-exactness runs there
+ROLES = ("main", "functional")
+
+
 @dataclass(frozen=True)
 class Board:
     name: str
     description: str
     harts: int
+    roles: tuple[str, ...]  # ROLES this board plays (board.toml `roles`)
     march: str  # for compiling (with Zicsr/Zifencei)
     link_march: str  # for linking: selects the multilib
     mabi: str

@@ -15,6 +15,7 @@ from ireerv.boards.board import (
     MEMORY_KINDS,
     PLACED,
     REQUIRED_DEVICES,
+    ROLES,
     Board,
     BoardError,
     Device,
@@ -31,6 +32,16 @@ _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 def list_boards(bsp_dir: Path = BSP_DIR) -> list[str]:
     return sorted(p.parent.name for p in bsp_dir.glob("*/board.toml"))
+
+
+def board_with_role(role: str, bsp_dir: Path = BSP_DIR) -> Board:
+    """The one board whose board.toml gives it `role` (ROLES)."""
+    found = [b for b in (load_board(n, bsp_dir) for n in list_boards(bsp_dir))
+             if role in b.roles]
+    if len(found) != 1:
+        raise BoardError(f"{len(found)} boards have the role {role!r} in their board.toml "
+                         f"({', '.join(b.name for b in found) or 'none'}); one must")
+    return found[0]
 
 
 def load_board(name: str, bsp_dir: Path = BSP_DIR) -> Board:
@@ -78,8 +89,11 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> 
 
 
 def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
-    _check_keys(data, ("name", "description", "harts", "sources", "compile", "memory",
+    _check_keys(data, ("name", "description", "harts", "roles", "sources", "compile", "memory",
                        "placement", "placements", "devices", "iree", "simulator"), "board.toml")
+    roles = tuple(_opt(data, "roles", list, "board.toml", []))
+    if not set(roles) <= set(ROLES):
+        raise BoardError(f"'roles' {list(roles)}: known roles are {', '.join(ROLES)}")
     if _get(data, "name", str, "board.toml") != name:
         raise BoardError(f"'name' is {data['name']!r} but the folder is {name!r}")
     if not _BOARD_RE.match(name):
@@ -120,6 +134,7 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
         name=name,
         description=_opt(data, "description", str, "board.toml", ""),
         harts=harts,
+        roles=roles,
         march=march,
         link_march=link_march,
         mabi=mabi,

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ireerv.boards import list_boards, load_board
+from ireerv.boards import BoardError, list_boards, load_board
 
 # MLIR element type -> NumPy dtype: what the runner and the bare-metal runtime handle.
 ELEMENT_TYPES: dict[str, str] = {
@@ -96,8 +96,13 @@ def placement(top: _Place, data: dict[str, Any]) -> str:
     if not isinstance(value, str) or (value and not re.fullmatch(r"[a-z][a-z0-9_]*", value)):
         raise top.error("placement", f"must be the name of a board placement such as "
                                      f"\"large\", not {value!r}")
-    known = placement_names()
-    if value and value not in known:
+    if not value:
+        return value
+    try:
+        known = placement_names()
+    except BoardError as err:
+        raise SchemaError(str(err)) from None
+    if value not in known:
         near = difflib.get_close_matches(value, known, n=1, cutoff=0.6)
         hint = f"did you mean {near[0]!r}?" if near else f"placements: {', '.join(known)}"
         raise top.error("placement", f"no board has a placement {value!r}; {hint}")

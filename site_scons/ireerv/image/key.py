@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ireerv.boards import board_with_role
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.softfloat import choices as softfloat
 
@@ -51,7 +52,6 @@ SETTINGS: tuple[Setting, ...] = (
 DEFAULT_PLACEMENT = "default"
 # The reference release (`scons release` with every default): what the digests cover.
 REFERENCE_MODEL = "matmul"
-REFERENCE_BOARD = "cluster4"
 
 
 def setting(variable: str) -> Setting:
@@ -124,7 +124,7 @@ class ImageKey:
     def reference_differences(self) -> list[str]:
         """What makes this image other than the reference release (empty: it is it)."""
         found = [f"MODEL={self.model}"] if self.model != REFERENCE_MODEL else []
-        if self.board != REFERENCE_BOARD:
+        if self.board != board_with_role("main").name:
             found.append(f"BOARD={self.board}")
         if self.placement != DEFAULT_PLACEMENT:
             found.append(f"PLACEMENT={self.placement}")

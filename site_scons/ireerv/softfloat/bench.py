@@ -5,8 +5,9 @@ prints it next to the reference work's figures.  Per call = (cycles of the
 loop - cycles of the integer baseline loop) / calls.  On qemu-virt the
 counter counts instructions.
 
-JSON schema "ireerv-softfloat-bench/1":
+JSON schema "ireerv-softfloat-bench/2":
     {"schema", "boards": [str], "choices": [str], "ops": [[key, label]],
+     "main": the board the reference was measured on, "units": {board: "cycles" | ...},
      "per_call": {board: {choice: {"normal" | "special": {op: float}}}},
      "harts": {board: {choice: {"1": float, "<n>": float, "speedup": float}}},
      "reference": {op: int}, "reference_source": str}
@@ -18,7 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-SCHEMA = "ireerv-softfloat-bench/1"
+SCHEMA = "ireerv-softfloat-bench/2"  # 2: units per board and the main board
 OPS: tuple[tuple[str, str], ...] = (
     ("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("div", "divide"),
     ("madd", "multiply + add (two calls)"), ("fma", "fmaf"), ("i2f", "int32 → f32"),
@@ -55,12 +56,15 @@ def parse(output: str) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     return per_call, harts
 
 
-def collect(runs: Mapping[tuple[str, str], str]) -> dict[str, Any]:
-    """runs: (board, choice) -> the bench program's output."""
-    boards = sorted({b for b, _ in runs}, key=lambda b: (b != "cluster4", b))
+def collect(runs: Mapping[tuple[str, str], str], units: Mapping[str, str],
+            main: str) -> dict[str, Any]:
+    """runs: (board, choice) -> the bench program's output; units: board -> what its
+    simulator counts; main: the board the reference figures were measured on."""
+    boards = sorted({b for b, _ in runs}, key=lambda b: (b != main, b))
     choices = list(dict.fromkeys(c for _, c in runs))
     table: dict[str, Any] = {
         "schema": SCHEMA, "boards": boards, "choices": choices, "ops": [list(o) for o in OPS],
+        "main": main, "units": {b: units[b] for b in boards},
         "per_call": {}, "harts": {}, "reference": REFERENCE,
         "reference_source": REFERENCE_SOURCE,
     }
@@ -79,7 +83,7 @@ def _ops_table(table: Mapping[str, Any], board: str, set_name: str, unit: str) -
     choices = table["choices"]
     figures = table["per_call"].get(board, {})
     head = ["operation", *(f"{c}" for c in choices)]
-    show_ref = board == "cluster4" and set_name == "normal"
+    show_ref = board == table["main"] and set_name == "normal"
     if show_ref:
         head.append("reference")
     if "libgcc" in choices and len(choices) > 1:
@@ -102,13 +106,13 @@ def _ops_table(table: Mapping[str, Any], board: str, set_name: str, unit: str) -
 def markdown(table: Mapping[str, Any]) -> str:
     lines: list[str] = ["## Soft-float micro-benchmark", ""]
     for board in table["boards"]:
-        unit = "cycles" if board == "cluster4" else "instructions"
+        unit = table["units"][board]
         for set_name in SETS:
             lines += _ops_table(table, board, set_name, unit)
     for board in table["boards"]:
         harts = table["harts"].get(board, {})
         counts = sorted({k for h in harts.values() for k in h if k.isdigit()}, key=int)
-        if len(counts) < 2 or board != "cluster4":
+        if len(counts) < 2 or table["units"][board] != "cycles":  # instructions: no speed-up
             continue
         lines += [f"Multiply-add loop on {board}, cycles per multiply-add on each hart:", "",
                   "| choice | " + " | ".join(f"{n} hart(s)" for n in counts)
