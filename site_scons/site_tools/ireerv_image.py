@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ireerv import formats, targets
+from ireerv import formats, services, targets
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
@@ -76,7 +76,7 @@ def _toolchain_suffix(env) -> str:
 
 def _board_env(env, board: Board):
     """A cross environment for the board, with its BSP objects; one per board."""
-    envs = env.setdefault("_BOARD_ENVS", {})
+    envs = services.of(env).board_envs
     if board.build_name in envs:
         return envs[board.build_name]
     try:
@@ -146,7 +146,7 @@ def iree_runtime(env, board: Board) -> list:
     benv = _board_env(env, board)
     if "IREE_RUNTIME" not in benv:
         rdir = layout.runtime_dir(board, env["PROFILE"], env["TOOLCHAIN_KIND"])
-        shared = env.setdefault("_RUNTIMES", {})
+        shared = services.of(env).runtimes
         if rdir not in shared:
             libs = iree_build.load_config()["target"]["libraries"]
             # What the runtime depends on, beyond its configuration files.

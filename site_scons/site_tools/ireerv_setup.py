@@ -11,7 +11,7 @@ from pathlib import Path
 
 import SCons.Errors
 
-from ireerv import paths, targets
+from ireerv import paths, services, targets
 from ireerv.inputs.envvars import parse_mirrors
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.inputs.lock import LockError, load_lock
@@ -31,7 +31,8 @@ _SHORT = {
 
 
 def _fetcher(env) -> Fetcher:
-    if "_FETCHER" not in env:
+    shared = services.of(env)
+    if shared.fetcher is None:
         config = FetchConfig(
             cache_root=Path(env["CACHE_DIR"]),
             offline=bool(env["OFFLINE"]),
@@ -39,20 +40,21 @@ def _fetcher(env) -> Fetcher:
             verbose=bool(env["VERBOSE"]),
             shared_root=Path(env["SHARED_CACHE"]) if env.get("SHARED_CACHE") else None,
         )
-        env["_FETCHER"] = Fetcher(env["LOCK"], config)
-    return env["_FETCHER"]
+        shared.fetcher = Fetcher(env["LOCK"], config)
+    return shared.fetcher
 
 
 def _toolchain(env) -> Toolchain:
     """The cross toolchain TOOLCHAIN names: unpacked, or built from source, into the cache."""
-    if "_TOOLCHAIN" not in env:
+    shared = services.of(env)
+    if shared.toolchain is None:
         fetcher = _fetcher(env)
         if env["TOOLCHAIN_KIND"] == "source":
             log_dir = Path(env.Dir(paths.BUILD).abspath) / "logs"
-            env["_TOOLCHAIN"] = source_toolchain(fetcher, log_dir)  # all cores: built once
+            shared.toolchain = source_toolchain(fetcher, log_dir)  # all cores: built once
         else:
-            env["_TOOLCHAIN"] = fetcher.toolchain()
-    return env["_TOOLCHAIN"]
+            shared.toolchain = fetcher.toolchain()
+    return shared.toolchain
 
 
 def toolchain_key(env) -> str:
@@ -86,6 +88,8 @@ def generate(env) -> None:
         raise SCons.Errors.StopError(f"{paths.LOCK_FILE.name}: {err}") from None
     # env["TOOLCHAIN"] becomes the Toolchain object in a board's environment.
     env["TOOLCHAIN_KIND"] = env.get("TOOLCHAIN", "debian")
+    if services.KEY not in env:
+        env[services.KEY] = services.Services()
     env.AddMethod(_fetcher, "GetFetcher")
     env.AddMethod(_toolchain, "GetToolchain")
     env.AddMethod(toolchain_key, "ToolchainKey")

@@ -14,7 +14,7 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv import simulators, targets
+from ireerv import services, simulators, targets
 from ireerv.boards import Board, board_with_role, list_boards, load_board
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD, PROJECT_ROOT
@@ -36,11 +36,9 @@ def _action(function, label: str):
 def softfloat_objects(env, benv, name: str | None = None) -> list:
     """fmaf.o and, for RVfplib, its routines assembled with the board's flags."""
     name = name or env["SOFTFLOAT"]
-    if "_SOFTFLOAT" not in benv:
-        benv["_SOFTFLOAT"] = {}
-    cache = benv["_SOFTFLOAT"]
-    if name in cache:
-        return cache[name]
+    cache, key = services.of(env).softfloat, (benv["BOARD_DIR"], name)
+    if key in cache:
+        return cache[key]
     try:
         choice = softfloat.choice(name)
         senv = benv.Clone()
@@ -67,7 +65,7 @@ def softfloat_objects(env, benv, name: str | None = None) -> list:
                 objects += obj
     except (softfloat.SoftFloatError, FetchError) as err:
         raise SCons.Errors.StopError(str(err)) from None
-    cache[name] = objects
+    cache[key] = objects
     return objects
 
 
