@@ -17,9 +17,10 @@ from scons_helpers import copy_project, scons
 from test_bsp_qemu import ImageBuilder
 
 from ireerv import boards
-from ireerv.profile import analyze, capture, report, trace
+from ireerv.profile import analyze, capture, report
 from ireerv.profile.program import Program, parse_disassembly
 from ireerv.simulators import prepare
+from ireerv.simulators import traces as trace
 from ireerv.simulators.base import Image
 from ireerv.size.rules import ComponentRule
 

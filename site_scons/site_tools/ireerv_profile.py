@@ -15,7 +15,8 @@ import SCons.Action
 import SCons.Errors
 
 from ireerv import targets
-from ireerv.profile import analyze, capture, plot, program, report, trace
+from ireerv.profile import analyze, capture, plot, program, report
+from ireerv.simulators import traces
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.size.components import rules
 from ireerv.targets import Target
@@ -42,7 +43,7 @@ def _profile(target, source, env):
                 raise analyze.ProfileError(f"the traced run failed: {result.detail}")
             doc = capture.profile_from_trace(board.simulator, prog, trace_file,
                                              result.program_output, meta)
-    except (SimulationError, program.ProgramError, trace.TraceError,
+    except (SimulationError, program.ProgramError, traces.TraceError,
             analyze.ProfileError) as err:
         raise SCons.Errors.BuildError(errstr=f"profile of {image.elf}: {err}") from None
     problems = report.validate(doc)

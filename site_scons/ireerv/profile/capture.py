@@ -1,43 +1,23 @@
-"""Run an image with tracing on, and turn the trace into a profile document.
-
-QEMU: the board's own arguments plus `-d in_asm,exec,nochain -D <log>`; -icount stays, so
-the counts are the instructions a normal run counts.  Cluster: the board's model with
-+pctrace=<file> (patches/cluster-tb-pctrace.patch); the hook only observes, so cycles are
-those of a normal run.
-"""
+"""Run an image with tracing on (each simulator kind says how), and turn the trace into a
+profile document."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import simulators
 from ..run.runner_output import RunnerOutputError, parse_runner_output
-from ..simulators import qemu, verilator_cluster
-from ..simulators.base import Image, OutputCallback, RunResult, Settings, SimulationError
-from . import analyze, report, trace
+from ..simulators.base import Image, OutputCallback, RunResult, Settings
+from . import analyze, report
 from .program import Program
-
-QEMU_TRACE_ARGS = ("-d", "in_asm,exec,nochain")
-
-
-def traced_settings(settings: Settings, trace_file: Path) -> Settings:
-    """The board's simulator settings with hart 0's instruction trace going to trace_file."""
-    if settings.kind == qemu.KIND:
-        return dataclasses.replace(
-            settings, args=(*settings.args, *QEMU_TRACE_ARGS, "-D", str(trace_file)))
-    if settings.kind == verilator_cluster.KIND:
-        plusargs = (f"+pctrace={trace_file.resolve()}",)
-        return dataclasses.replace(settings, extra={**settings.extra, "plusargs": plusargs})
-    raise SimulationError(f"no profiling for simulator kind {settings.kind!r}")
 
 
 def traced_run(settings: Settings, simulator: Path, image: Image, trace_file: Path, *,
                timeout: float | None = None, maxcycles: int | None = None,
                on_output: OutputCallback | None = None) -> RunResult:
-    return simulators.run(traced_settings(settings, trace_file), simulator, image,
+    return simulators.run(simulators.traced(settings, trace_file), simulator, image,
                           timeout=timeout, maxcycles=maxcycles, on_output=on_output)
 
 
@@ -62,12 +42,8 @@ def labels_and_figures(program_output: str) -> tuple[list[str], list[int]]:
 
 def profile_from_trace(settings: Settings, program: Program, trace_file: Path,
                        program_output: str, meta: dict[str, Any]) -> dict[str, Any]:
-    if settings.kind == qemu.KIND:
-        stream = trace.qemu_instructions(trace_file)
-        unit, source = "instructions", "QEMU -icount shift=0 execution log, hart 0"
-    else:
-        stream = trace.cluster_instructions(trace_file)
-        unit, source = "cycles", "cluster model, core 0 decode-stage trace (+pctrace)"
+    stream = simulators.trace_instructions(settings, trace_file)
+    unit, source = simulators.progress_unit(settings), simulators.trace_source(settings)
     labels, figures = labels_and_figures(program_output)
     windows = analyze.walk(stream, program)
     phases = [report.phase_json(label, window, program, figure)

@@ -7,6 +7,9 @@ A kind module provides:
   prepare(settings, fetcher, log_dir) -> Path   find or build the simulator executable
   identity(settings, fetcher) -> str   which simulator runs: a run depends on it
   run(settings, simulator, image, timeout=, maxcycles=, on_output=, on_progress=) -> RunResult
+  traced(settings, trace_file) -> Settings   a run that traces hart 0's instructions
+  trace_instructions(trace_file) -> iterator of (pc, cost)   read that trace
+  TRACE_SOURCE               what the trace is, for a profile's readers
 A new kind is one module added to KINDS below.
 """
 
@@ -79,9 +82,24 @@ def progress_unit(settings: Settings) -> str:
     return kind(settings.kind).PROGRESS_UNIT
 
 
+def traced(settings: Settings, trace_file: Path) -> Settings:
+    """The settings of a run that traces hart 0's instructions into trace_file."""
+    return kind(settings.kind).traced(settings, trace_file)
+
+
+def trace_instructions(settings: Settings, trace_file: Path):
+    """(pc, cost in progress_unit) for every instruction hart 0 ran, from a traced run."""
+    return kind(settings.kind).trace_instructions(trace_file)
+
+
+def trace_source(settings: Settings) -> str:
+    """What the trace is, for a profile's readers."""
+    return kind(settings.kind).TRACE_SOURCE
+
+
 __all__ = ["KINDS", "Image", "RunResult", "Settings", "SettingsError", "SimulationError",
            "identity", "kind", "parse_settings", "prepare", "progress_unit", "run",
-           "run_on_board"]
+           "run_on_board", "trace_instructions", "trace_source", "traced"]
 
 
 def run_on_board(board: Any, *, elf: Path, hex_file: Path | None = None,

@@ -6,6 +6,7 @@ the program's exit code.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import signal
 import tempfile
@@ -15,7 +16,7 @@ from typing import Any
 
 import ireerv.simulators.base as base
 from ireerv.inputs import identity as tool_identity
-from ireerv.simulators import progress
+from ireerv.simulators import progress, traces
 
 KIND = "qemu"
 PROGRESS_UNIT = "instructions"  # with -icount shift=0, one per instruction
@@ -24,6 +25,20 @@ PACKAGE_HINT = "Debian package qemu-system-misc"
 DEFAULT_ARGS = ("-machine", "virt", "-smp", "4", "-bios", "none", "-nographic",
                 "-icount", "shift=0")  # fmt: skip
 KEYS = ("kind", "timeout", "binary", "args")
+# Tracing: the board's own arguments plus QEMU's execution log; -icount stays, so the
+# counts are the instructions a normal run counts.
+TRACE_ARGS = ("-d", "in_asm,exec,nochain")
+TRACE_SOURCE = "QEMU -icount shift=0 execution log, hart 0"
+
+
+def traced(settings: base.Settings, trace_file: Path) -> base.Settings:
+    """The settings with hart 0's executed instructions logged to trace_file."""
+    return dataclasses.replace(settings, args=(*settings.args, *TRACE_ARGS, "-D",
+                                               str(trace_file)))
+
+
+def trace_instructions(trace_file: Path):
+    return traces.qemu_instructions(trace_file)
 _SIGINT_REPORT = f"terminating on signal {int(signal.SIGINT)}"
 
 

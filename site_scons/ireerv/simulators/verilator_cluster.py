@@ -6,6 +6,7 @@ when the program writes the exit device, and stops at `+maxcycles`.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Sequence
@@ -13,12 +14,25 @@ from pathlib import Path
 from typing import Any
 
 import ireerv.simulators.base as base
-from ireerv.simulators import progress
+from ireerv.simulators import progress, traces
 from ireerv.simulators.testbench import parse as parse_testbench
 
 KIND = "verilator-cluster"
 PROGRESS_UNIT = "cycles"
 KEYS = ("kind", "timeout", "maxcycles", "testbench")
+# Tracing: +pctrace=<file> (patches/cluster-tb-pctrace.patch); the hook only observes, so
+# the cycles are those of a normal run.
+TRACE_SOURCE = "cluster model, core 0 decode-stage trace (+pctrace)"
+
+
+def traced(settings: base.Settings, trace_file: Path) -> base.Settings:
+    """The settings with core 0's issued instructions written to trace_file."""
+    plusargs = (f"+pctrace={trace_file.resolve()}",)
+    return dataclasses.replace(settings, extra={**settings.extra, "plusargs": plusargs})
+
+
+def trace_instructions(trace_file: Path):
+    return traces.cluster_instructions(trace_file)
 
 # The cluster testbench's own lines (tb/tb_top_verilator.sv and Verilator).
 _TB_SUCCESS = "[TB] CLUSTER EXIT SUCCESS"

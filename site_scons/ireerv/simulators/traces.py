@@ -1,4 +1,4 @@
-"""Executed instructions of hart 0 as (pc, cost) pairs, from either simulator.
+"""Executed instructions of hart 0 as (pc, cost) pairs, from each simulator kind's trace.
 
 QEMU (`-d in_asm,exec,nochain -icount shift=0`): each translated block is listed once
 ("IN:" and its instructions), each execution prints "Trace <cpu>: <host pointer> [..]";
