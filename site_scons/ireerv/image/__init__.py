@@ -1,1 +1,1 @@
-"""Images: models, iree-compile, the bare-metal runtime build and the runner data."""
+"""Images: the image key, iree-compile, the bare-metal runtime build, the runner data and
