@@ -1,14 +1,22 @@
-"""Shared fixtures: the pinned lock, the download cache and the cross toolchain.
+"""Shared fixtures and markers: the pinned lock, the download cache, the cross toolchain,
+a private copy of the project, and what a test needs from the machine.
 
 Inputs come through the same Fetcher the build uses.  Tests that need an
 upstream that cannot be reached skip, naming the input and how to provide it.
+Under CI=true a test never skips for a system package or a Python package that
+`./bootstrap` installs: it fails.  The only skips allowed are those in
+ALLOWED_SKIPS; every skip is listed by name at the end of the run.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
+import shutil
 from pathlib import Path
 
 import pytest
+from scons_helpers import copy_project
 
 from ireerv import paths
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
@@ -40,6 +48,16 @@ def wheel(fetcher: Fetcher) -> Path:
         pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
 
 
+@pytest.fixture(scope="session")
+def compiler(wheel: Path, lock: Lock) -> Path:
+    """The pinned iree-compile, checked against the runtime's commit."""
+    from ireerv.image.iree_build import check_compiler_commit
+
+    path = wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
+    check_compiler_commit(path, lock.input("iree").commit)
+    return path
+
+
 def require_input(fetcher: Fetcher, name: str) -> Path:
     """The cached tree of a pinned input, or skip saying what is missing and how to get it."""
     try:
@@ -60,3 +78,71 @@ def toolchain(fetcher: Fetcher) -> Toolchain:
         return fetcher.toolchain()
     except FetchError as err:
         pytest.skip(f"the pinned cross toolchain is not available: {err}")
+
+
+IN_CI = os.environ.get("CI") == "true"
+# The only reasons a test may skip, each with why it is allowed.
+ALLOWED_SKIPS = {
+    "needs pinned input": "an upstream this machine cannot reach; provide a mirror",
+    "the pinned iree-compiler wheel is not available": "the compiler wheel cannot be fetched",
+    "the pinned cross toolchain is not available": "the Debian packages cannot be fetched",
+    "the source toolchain is not built": "TOOLCHAIN=source takes half an hour to build",
+    "the Debian archive is unreachable": "a test of the real package registry, offline",
+}
+
+
+def needs_tool(command: str, package: str) -> pytest.MarkDecorator:
+    """Skip when `command` (from Debian's `package`, which ./bootstrap installs) is missing;
+    under CI=true run anyway, so that the missing package fails the test."""
+    missing = shutil.which(command) is None and not IN_CI
+    return pytest.mark.skipif(missing, reason=f"{command} not on PATH (Debian package "
+                                              f"{package}; ./bootstrap installs it)")
+
+
+needs_qemu = needs_tool("qemu-system-riscv32", "qemu-system-misc")
+
+
+def need_module(name: str):
+    """A Python package of requirements.txt: skip without it, fail under CI=true."""
+    if IN_CI:
+        return importlib.import_module(name)
+    return pytest.importorskip(name, reason=f"the Python package {name!r} of "
+                                            "requirements.txt is not installed")
+
+
+@pytest.fixture(scope="module")
+def tree(request: pytest.FixtureRequest, fetcher: Fetcher,
+         tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of the project for a test module's SCons runs, made after the
+    pinned inputs its NEEDS_INPUTS names are there ("toolchain": the cross toolchain)."""
+    for name in getattr(request.module, "NEEDS_INPUTS", ()):
+        if name == "toolchain":
+            request.getfixturevalue("toolchain")
+        else:
+            require_input(fetcher, name)
+    return copy_project(tmp_path_factory.mktemp(request.module.__name__) / "src")
+
+
+def _allowed(reason: str) -> bool:
+    return any(reason.startswith(prefix) or prefix in reason for prefix in ALLOWED_SKIPS)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped and isinstance(report.longrepr, tuple):
+        reason = report.longrepr[2].removeprefix("Skipped: ")
+        if not _allowed(reason):
+            report.outcome = "failed"
+            report.longrepr = f"skipped under CI=true, which allows no such skip: {reason}"
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    terminalreporter.section("skipped tests, by name")
+    for report in skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        terminalreporter.write_line(f"{report.nodeid}: {reason}")

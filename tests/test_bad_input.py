@@ -30,9 +30,6 @@ def server() -> Iterator[FileServer]:
     srv.stop()
 
 
-@pytest.fixture(scope="module")
-def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return copy_project(tmp_path_factory.mktemp("project") / "src")
 
 
 def leftovers(cache_root: Path) -> list[Path]:

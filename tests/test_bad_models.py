@@ -9,21 +9,16 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_input
-from scons_helpers import copy_project, scons
+from conftest import needs_qemu
+from scons_helpers import scons
 
 from ireerv.inputs.fetch import Fetcher, FetchError
 from ireerv.run import reference
 
-needs_qemu = pytest.mark.skipif(
-    shutil.which("qemu-system-riscv32") is None,
-    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
-)
 QEMU = "BOARD=qemu-virt"
 
 DIV = """\
@@ -56,10 +51,7 @@ def values_model(folder: Path, mlir: str, function: str, *inputs: tuple[list, li
     return folder
 
 
-@pytest.fixture(scope="module")
-def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    require_input(fetcher, "iree")
-    return copy_project(tmp_path_factory.mktemp("bad-models") / "src")
+NEEDS_INPUTS = ("iree",)  # for the `tree` fixture (conftest.py)
 
 
 def failed_run(tree: Path, model: Path, *args: str) -> tuple[str, dict]:
@@ -136,12 +128,7 @@ def test_compile_diagnostics_name_the_users_path(tree: Path, tmp_path: Path) -> 
     assert f"{bad}:2:" in proc.stderr and "../" not in proc.stderr
 
 
-def test_reference_error_is_one_message(fetcher: Fetcher, tmp_path: Path) -> None:
-    try:
-        wheel = fetcher.path("iree-compiler")
-        compiler = wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
-    except FetchError as err:
-        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
+def test_reference_error_is_one_message(compiler: Path, tmp_path: Path) -> None:
     mlir = tmp_path / "div.mlir"
     mlir.write_text(DIV)
     vmfb = tmp_path / "div.vmfb"
@@ -232,11 +219,7 @@ FMA_INPUTS = ([1.000244140625, 1.000244140625, 3.0, 0.1],
               [-1.00048828125, 0.0, -0.3, -0.03])
 
 
-def test_float_reference_rounds_like_the_device(fetcher: Fetcher, tmp_path: Path) -> None:
-    try:
-        wheel = fetcher.path("iree-compiler")
-    except FetchError as err:
-        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
+def test_float_reference_rounds_like_the_device(wheel: Path, tmp_path: Path) -> None:
     assert not [f for f in reference.HOST_FLAGS if f.endswith("=host")]
     mlir = tmp_path / "fma.mlir"
     mlir.write_text(FMA)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import needs_tool
 from fetch_fixtures import (
     FileServer,
     Member,
@@ -615,7 +616,7 @@ def build_deb(tmp_path: Path) -> Path:
     return deb
 
 
-needs_dpkg = pytest.mark.skipif(shutil.which("dpkg-deb") is None, reason="needs dpkg-deb")
+needs_dpkg = needs_tool("dpkg-deb", "dpkg")
 
 
 @needs_dpkg

@@ -10,10 +10,9 @@ review the diff.
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
+from golden_files import GOLDEN, check_golden
 
 from ireerv import boards
 from ireerv import formats as models
@@ -22,22 +21,8 @@ from ireerv.size.components import report_for
 from ireerv.size.svg import render_svg
 from ireerv.size.text import format_text
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
-UPDATE = os.environ.get("IREERV_UPDATE_GOLDEN") == "1"
 # The plain C matmul (N=4) linked for qemu-virt, with its map (paths normalised).
 ELF, MAP = GOLDEN / "matmul-4-c.elf", GOLDEN / "matmul-4-c.map"
-
-
-def check_golden(name: str, actual: str) -> None:
-    path = GOLDEN / name
-    if UPDATE:
-        path.write_text(actual)
-    expected = path.read_text()
-    if actual != expected:
-        lines = zip(actual.splitlines(), expected.splitlines(), strict=False)
-        first = next((i for i, (a, e) in enumerate(lines, 1) if a != e), None)
-        pytest.fail(f"{name} differs from tests/golden/{name} (first at line {first}); if the "
-                    "change is intended, regenerate with IREERV_UPDATE_GOLDEN=1 and review")
 
 
 @pytest.fixture(scope="module")

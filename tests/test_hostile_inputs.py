@@ -9,21 +9,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scons_helpers import copy_project, scons
+from conftest import need_module
+from scons_helpers import scons
 from tflite_builder import Graph, save
 
 from ireerv.formats import load_model, onnx_import, tflite_reader
 from ireerv.formats.base import MAX_INPUT_BYTES, ModelError
 from ireerv.util import numbers
 
-onnx = pytest.importorskip("onnx")
+onnx = need_module("onnx")
 helper = onnx.helper
 F32 = onnx.TensorProto.FLOAT
 
 
-@pytest.fixture(scope="module")
-def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return copy_project(tmp_path_factory.mktemp("project") / "src")
 
 
 def refused(tree: Path, *args: str) -> str:

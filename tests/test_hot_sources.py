@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import require_input
+from conftest import needs_tool, require_input
 
 from ireerv.image import hot_sources, iree_build
 from ireerv.image.hot_sources import HotSourcesError
@@ -66,8 +65,7 @@ def test_release_hot_sources_exist_in_the_pinned_iree(fetcher: Fetcher) -> None:
     assert hot_sources.cmake_text(iree_src, cflags, sources)  # raises on a missing file
 
 
-@pytest.mark.skipif(not (shutil.which("cmake") and shutil.which("cc")),
-                    reason="needs cmake and a host C compiler")
+@needs_tool("cmake", "cmake")
 def test_cmake_gives_only_the_hot_file_its_flags_last(tmp_path: Path) -> None:
     """A real CMake project shaped like IREE's: targets defined in subdirectories."""
     src = tmp_path / "src"

@@ -8,34 +8,17 @@ skip, naming the missing input, when the upstream repositories cannot be reached
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import require_input
-from scons_helpers import copy_project, scons, scons_interrupted
+from conftest import needs_qemu, require_input
+from scons_helpers import scons, scons_interrupted
 
 from ireerv import boards
 from ireerv import formats as models
-from ireerv.image import iree_build, iree_compile, runner_data
-from ireerv.inputs.fetch import Fetcher, FetchError
+from ireerv.image import iree_compile, runner_data
+from ireerv.inputs.fetch import Fetcher
 from ireerv.run import runner_output
-
-needs_qemu = pytest.mark.skipif(
-    shutil.which("qemu-system-riscv32") is None,
-    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
-)
-
-
-@pytest.fixture(scope="module")
-def compiler(fetcher: Fetcher, lock) -> Path:
-    try:
-        wheel = fetcher.path("iree-compiler")
-    except FetchError as err:
-        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
-    path = wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
-    iree_build.check_compiler_commit(path, lock.input("iree").commit)
-    return path
 
 
 @pytest.mark.parametrize("name", models.mlir_models())
@@ -70,10 +53,7 @@ def test_malformed_mlir_fails_cleanly(compiler: Path, tmp_path: Path) -> None:
 # -- Whole images: need the pinned IREE runtime source ---------------------------------------
 
 
-@pytest.fixture(scope="module")
-def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    require_input(fetcher, "iree")
-    return copy_project(tmp_path_factory.mktemp("images") / "src")
+NEEDS_INPUTS = ("iree",)  # for the `tree` fixture (conftest.py)
 
 
 @pytest.mark.upstream

@@ -9,13 +9,12 @@ from __future__ import annotations
 import shlex
 import shutil
 import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_input
+from conftest import needs_qemu, needs_tool, require_input
 
 from ireerv.image import iree_build, runner_data
 from ireerv.image.iree_build import IreeBuildError, RuntimeBuild
@@ -138,6 +137,7 @@ def test_configured_build_dir_is_kept_and_a_changed_one_removed(tmp_path: Path) 
     assert not (build / "object.o").exists()
 
 
+@needs_tool("cmake", "cmake")
 def test_toolchain_file_carries_flags_through_cmake_and_shell(
     toolchain: Toolchain, tmp_path: Path
 ) -> None:
@@ -149,9 +149,7 @@ def test_toolchain_file_carries_flags_through_cmake_and_shell(
     toolchain_file.write_text(text)
     script = tmp_path / "print.cmake"
     script.write_text(f'include("{toolchain_file}")\nmessage("${{CMAKE_C_FLAGS_INIT}}")\n')
-    cmake = shutil.which("cmake")
-    if not cmake:
-        pytest.skip("cmake is not on PATH (apt-get install cmake)")
+    cmake = shutil.which("cmake") or "cmake"
     result = subprocess.run([cmake, "-P", str(script)], capture_output=True, text=True, check=True)
     # Ninja hands the flags string to /bin/sh, which must split it back into `flags`.
     assert shlex.split(result.stderr.strip()) == flags
@@ -255,14 +253,12 @@ def test_runtime_libraries_are_rv32(runtime: RuntimeBuild, toolchain: Toolchain)
 def test_runtime_rebuild_is_a_no_op(runtime: RuntimeBuild, iree_src: Path,
                                     host_tools: dict[str, Path], toolchain: Toolchain) -> None:
     log = runtime.build_dir.with_suffix(".again.log")
-    started = time.monotonic()
     again = iree_build.build_runtime(iree_src, runtime.build_dir, toolchain,
                                      host_tools["iree-c-embed-data"].parent, profile="release",
                                      cflags=BOARD_CFLAGS, log_path=log)
     assert again == runtime
     assert "no work to do" in log.read_text()
     assert "-G Ninja" not in log.read_text()  # not configured again
-    assert time.monotonic() - started < 30
 
 
 @pytest.mark.upstream
@@ -278,15 +274,14 @@ def test_build_failure_names_command_and_log(iree_src: Path, host_tools: dict[st
 
 
 @pytest.mark.upstream
+@needs_qemu
 @pytest.mark.parametrize("profile", ["release", "debug"])
 def test_matmul_image_runs_on_qemu(profile: str, runtimes: Callable[[str], RuntimeBuild],
                                    toolchain: Toolchain, fetcher: Fetcher,
                                    tmp_path: Path) -> None:
     """Runner + vm-c module + static kernel + runtime: an image that computes a @ b."""
     runtime = runtimes(profile)
-    qemu = shutil.which("qemu-system-riscv32")
-    if not qemu:
-        pytest.skip("qemu-system-riscv32 is not on PATH (apt-get install qemu-system-misc)")
+    qemu = shutil.which("qemu-system-riscv32") or "qemu-system-riscv32"
     compiler = _iree_compile(fetcher)
     (tmp_path / "matmul.mlir").write_text(MATMUL_MLIR)
     subprocess.run([compiler, *IREE_COMPILE_FLAGS,

@@ -6,7 +6,7 @@ import xml.dom.minidom
 from pathlib import Path
 
 import pytest
-from test_golden import check_golden
+from golden_files import check_golden
 
 from ireerv.bench import models, models_chart
 

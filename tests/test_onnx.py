@@ -8,20 +8,18 @@ runtime source and QEMU.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_input
-from scons_helpers import copy_project, scons
+from conftest import need_module, needs_qemu
+from scons_helpers import scons
 
 from ireerv.formats import ModelError, load_model, onnx_import
 from ireerv.formats.imported import DEFAULT_ATOL, DEFAULT_RTOL
-from ireerv.inputs.fetch import Fetcher
 from ireerv.run import check, onnx_reference
 
-onnx = pytest.importorskip("onnx")
+onnx = need_module("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 F32 = TensorProto.FLOAT
@@ -206,16 +204,9 @@ def test_unknown_operator_is_named(wheel: Path, tmp_path: Path) -> None:
 
 # -- Whole runs on QEMU against ONNX Runtime -------------------------------------------------
 
-needs_qemu = pytest.mark.skipif(
-    shutil.which("qemu-system-riscv32") is None,
-    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
-)
 
 
-@pytest.fixture(scope="module")
-def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    require_input(fetcher, "iree")
-    return copy_project(tmp_path_factory.mktemp("onnx") / "src")
+NEEDS_INPUTS = ("iree",)  # for the `tree` fixture (conftest.py)
 
 
 @pytest.mark.upstream

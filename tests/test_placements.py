@@ -8,14 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_input
-from scons_helpers import copy_project, scons
+from conftest import need_module
+from scons_helpers import scons
 
 from ireerv import boards
 from ireerv.boards import overflow
 from ireerv.boards.board import BSP_DIR
 from ireerv.formats import ModelError, load_model
-from ireerv.inputs.fetch import Fetcher
 
 CLUSTER_TOML = (BSP_DIR / "cluster4" / "board.toml").read_text()
 
@@ -86,7 +85,7 @@ def test_model_toml_placement_is_checked(tmp_path: Path) -> None:
 
 # -- A model whose constants do not fit the scratchpad, on the cluster ------------------------
 
-onnx = pytest.importorskip("onnx")
+onnx = need_module("onnx")
 
 
 def big_constant_folder(folder: Path, placement: str) -> Path:
@@ -108,11 +107,8 @@ def big_constant_folder(folder: Path, placement: str) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    for name in ("iree", "cluster-tb", "cv32e40p", "verilator"):
-        require_input(fetcher, name)
-    return copy_project(tmp_path_factory.mktemp("placements") / "src")
+# For the `tree` fixture (conftest.py).
+NEEDS_INPUTS = ("iree", "cluster-tb", "cv32e40p", "verilator")
 
 
 @pytest.mark.upstream

@@ -8,13 +8,12 @@ must add up and name the size report's components).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import require_input
-from scons_helpers import copy_project, scons
-from test_bsp_qemu import ImageBuilder
+from bare_metal import ImageBuilder
+from conftest import needs_qemu
+from scons_helpers import scons
 
 from ireerv import boards
 from ireerv.profile import analyze, capture, report
@@ -27,10 +26,6 @@ from ireerv.size.rules import ComponentRule
 TESTS = Path(__file__).resolve().parent
 HOT_C = TESTS / "profile" / "hot.c"
 
-needs_qemu = pytest.mark.skipif(
-    shutil.which("qemu-system-riscv32") is None,
-    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
-)
 
 # main at 0x100, f at 0x200, g at 0x300 (soft-float), bsp_cycles at 0x400.
 PROGRAM = Program(
@@ -165,10 +160,7 @@ def test_known_program_names_its_hot_function(toolchain, tmp_path: Path) -> None
         assert abs(phase["total"] - phase["measured"]) <= 16
 
 
-@pytest.fixture(scope="module")
-def tree(fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    require_input(fetcher, "iree")
-    return copy_project(tmp_path_factory.mktemp("profile") / "src")
+NEEDS_INPUTS = ("iree",)  # for the `tree` fixture (conftest.py)
 
 
 @needs_qemu

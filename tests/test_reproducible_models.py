@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_input
+from conftest import need_module, require_input
 from scons_helpers import copy_project, scons
 
 from ireerv.inputs.fetch import Fetcher
 
-onnx = pytest.importorskip("onnx")
+onnx = need_module("onnx")
 OUTPUTS = ("model_module.h", "model_kernel.o", "image.elf", "image.hex")
 
 

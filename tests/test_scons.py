@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from scons_helpers import copy_project, scons
+from conftest import needs_qemu
+from scons_helpers import scons
 
 from ireerv import boards, simulators
 from ireerv import formats as models
@@ -16,15 +16,8 @@ from ireerv.run import check
 from ireerv.util.files import sha256_file
 
 PLAIN = ("MODEL=matmul", "RUNTIME=none", "BOARD=qemu-virt")
-needs_qemu = pytest.mark.skipif(
-    shutil.which("qemu-system-riscv32") is None,
-    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
-)
 
 
-@pytest.fixture(scope="module")
-def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return copy_project(tmp_path_factory.mktemp("project") / "src")
 
 
 def test_help_lists_targets_and_variables(tree: Path) -> None:

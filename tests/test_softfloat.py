@@ -9,23 +9,16 @@ host.  It needs the cross toolchain, QEMU and the pinned RVfplib source.
 from __future__ import annotations
 
 import json
-import shutil
 import struct
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_input
-from scons_helpers import copy_project, scons
+from conftest import needs_qemu
+from scons_helpers import scons
 
-from ireerv.inputs.fetch import Fetcher
 from ireerv.softfloat import bench, choices, reference
-
-needs_qemu = pytest.mark.skipif(
-    shutil.which("qemu-system-riscv32") is None,
-    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
-)
 
 
 def _round_f32(q: Fraction) -> int:
@@ -128,10 +121,7 @@ def test_bench_table() -> None:
         bench.parse("STATUS OK\n")
 
 
-@pytest.fixture(scope="module")
-def tree(fetcher: Fetcher, toolchain, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    require_input(fetcher, choices.RVFPLIB_INPUT)
-    return copy_project(tmp_path_factory.mktemp("softfloat") / "src")
+NEEDS_INPUTS = ("toolchain", choices.RVFPLIB_INPUT)  # for the `tree` fixture (conftest.py)
 
 
 @needs_qemu

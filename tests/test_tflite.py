@@ -8,22 +8,21 @@ on QEMU.  The MLPerf Tiny networks need the pinned `mlperf-tiny` input.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_input
-from scons_helpers import copy_project, scons
+from conftest import need_module, needs_qemu, require_input
+from scons_helpers import scons
 from tflite_builder import Graph, save
 
 from ireerv import formats as models
 from ireerv.formats import ModelError, load_model, tflite_reader, tflite_tosa
 from ireerv.formats.tflite_format import has_tflite, import_model
-from ireerv.inputs.fetch import Fetcher, FetchError
+from ireerv.inputs.fetch import Fetcher
 from ireerv.run import check, reference, tflite_reference
 
-pytest.importorskip("ai_edge_litert")
+need_module("ai_edge_litert")
 
 I8, F32, I32 = np.int8, np.float32, np.int32
 
@@ -198,12 +197,8 @@ def test_litert_reference(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def host_compiler(fetcher: Fetcher) -> Path:
-    try:
-        wheel = fetcher.path("iree-compiler")
-    except FetchError as err:
-        pytest.skip(f"the pinned iree-compiler wheel is not available: {err}")
-    return wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
+def host_compiler(compiler: Path) -> Path:
+    return compiler
 
 
 @pytest.mark.parametrize("make", NETS, ids=lambda f: f.__name__)
@@ -234,16 +229,9 @@ def test_translation_is_integer_for_int8(tmp_path: Path) -> None:
 
 # -- Whole runs on QEMU against LiteRT --------------------------------------------------------
 
-needs_qemu = pytest.mark.skipif(
-    shutil.which("qemu-system-riscv32") is None,
-    reason="qemu-system-riscv32 not on PATH (Debian package qemu-system-misc)",
-)
 
 
-@pytest.fixture(scope="module")
-def tree(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    require_input(fetcher, "iree")
-    return copy_project(tmp_path_factory.mktemp("tflite") / "src")
+NEEDS_INPUTS = ("iree",)  # for the `tree` fixture (conftest.py)
 
 
 @pytest.mark.upstream

@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import require_input
-from test_bsp_qemu import MATMUL_C, ImageBuilder, matmul_expected, matmul_inputs_header, needs_qemu
+from bare_metal import MATMUL_C, ImageBuilder, matmul_expected, matmul_inputs_header
+from conftest import needs_qemu, require_input
 
 from ireerv import boards, simulators
 from ireerv.inputs import toolchain_build

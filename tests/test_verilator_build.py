@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import require_input
+from conftest import needs_tool, require_input
 from fetch_fixtures import tree_files
 
 from ireerv import boards, paths
@@ -19,7 +18,7 @@ from ireerv.simulators import verilator_build as vb
 
 TESTBENCH = boards.load_board("cluster4").simulator.extra["testbench"]
 
-needs_autoconf = pytest.mark.skipif(shutil.which("autoconf") is None, reason="needs autoconf")
+needs_autoconf = needs_tool("autoconf", "autoconf")
 
 
 # --- without the upstream sources ---------------------------------------------

@@ -1,1 +1,2 @@
 """Images: the image key, iree-compile, the bare-metal runtime build, the runner data and
+several harts."""
