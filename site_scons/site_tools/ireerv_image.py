@@ -21,6 +21,7 @@ from ireerv.image import (
     iree_compile,
     layout,
     plain_c,
+    rodata,
     runner_data,
 )
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
@@ -37,6 +38,7 @@ from ireerv.targets import Target
 from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
+RODATA_BLOB = "model_rodata.bin"  # the program's large constants (image/rodata.py)
 PARALLEL_SOURCE = iree_build.RUNNER_DIR / "parallel.c"
 HART_LOCAL_SOURCE = iree_build.RUNNER_DIR / "hart_local.c"
 HOST_ALLOCATOR_SOURCE = iree_build.RUNNER_DIR / "host_allocator.c"
@@ -198,7 +200,7 @@ def _iree_compile_path(env) -> Path:
 def _iree_compile_emitter(target, source, env):
     module_h = target[0]
     names = [p.name for p in iree_compile.outputs(Path(module_h.name))]
-    return [module_h.dir.File(name) for name in names], source
+    return [module_h.dir.File(name) for name in [*names, RODATA_BLOB]], source
 
 
 def _iree_compile(target, source, env):
@@ -210,7 +212,11 @@ def _iree_compile(target, source, env):
         iree_compile.compile_model(compiler, env["IREE_FLAGS"], Path(str(source[0])),
                                    Path(str(target[0])))
         iree_compile.add_empty_kernel(Path(str(target[0])), env.subst("$CC $CCFLAGS").split())
-    except (iree_build.IreeBuildError, iree_compile.CompileError, FetchError) as err:
+        # Named from the project's top folder, where the assembler runs: the same in every
+        # clone.
+        rodata.split(Path(str(target[0])), Path(str(target[3])), target[3].path)
+    except (iree_build.IreeBuildError, iree_compile.CompileError, rodata.RodataError,
+            FetchError) as err:
         build_error(err)
 
 
@@ -273,7 +279,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
     if layout.specializes(model, "iree", benv.get("SHAPES", DEFAULT_SHAPES)):
         mlir = renv.MlirSpecialize(model, size, mlir, idir)[0]
-    module_h, kernel_o, kernel_h = renv.IreeCompile(f"{idir}/model_module.h", mlir)
+    module_h, kernel_o, kernel_h, blob = renv.IreeCompile(f"{idir}/model_module.h", mlir)
     libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]
     renv.Depends([module_h, kernel_o, kernel_h], libraries)  # the transform library
     module_c = renv.Command(
@@ -296,7 +302,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     for name, src in sources:
         oenv = _control_program_env(renv, benv) if name == "model_module" else renv
         obj = oenv.Object(f"{idir}/{name}.o", src)
-        renv.Depends(obj, [runtime_libs, module_h, kernel_h, *extra])
+        renv.Depends(obj, [runtime_libs, module_h, kernel_h, blob, *extra])
         objects += obj
     return [*objects, kernel_o]
 
