@@ -136,6 +136,19 @@ def test_onnx_dimensions(tmp_path: Path, shape: list, dims: str, message: str) -
     assert message in str(err.value)
 
 
+def test_an_opset_newer_than_the_tools_is_refused_at_once(tmp_path: Path) -> None:
+    x = helper.make_tensor_value_info("x", F32, [1, 4])
+    y = helper.make_tensor_value_info("y", F32, [1, 4])
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y])
+    newest = onnx.defs.onnx_opset_version()
+    path = tmp_path / "future.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", newest + 2)]),
+              str(path))
+    with pytest.raises(ModelError, match=f"opset {newest + 2} is newer than the pinned ONNX "
+                                         f"tools know \\(up to {newest}\\)"):
+        load_model(str(path))
+
+
 def test_an_onnx_input_without_shape_is_named(tmp_path: Path) -> None:
     x = helper.make_tensor_value_info("x", F32, None)
     y = helper.make_tensor_value_info("y", F32, [1, 4])

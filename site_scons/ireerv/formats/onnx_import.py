@@ -128,6 +128,10 @@ def _static_model(path: Path, dims: dict[str, int]):
     model = _load(path)
     if not model.graph.output:
         raise OnnxError(f"{path}: the graph has no outputs")
+    newest = _onnx().defs.onnx_opset_version()
+    if _opset(model) > newest:
+        raise OnnxError(f"{path}: opset {_opset(model)} is newer than the pinned ONNX tools know "
+                        f"(up to {newest}); export the model with opset {newest} or older")
     fixed: dict[str, int] = {}
     inputs = [_info(vi, _resolve(path, vi, dims, fixed)) for vi in _entry_inputs(model.graph)]
     _check_dims_used(path, dims, fixed)
