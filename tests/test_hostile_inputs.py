@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
-from conftest import need_module
+from conftest import need_module, require_input
 from scons_helpers import scons
 from tflite_builder import Graph, save
 
@@ -204,3 +205,29 @@ def test_a_pinned_path_stays_inside_its_input(tree: Path, tmp_path: Path) -> Non
         (folder / "model.toml").write_text(f'[tflite]\ninput = "rvfplib"\npath = "{rel}"\n')
         message = f"[tflite], key 'path': '{rel}' leaves input 'rvfplib': give a path inside it"
         assert message in refused(tree, "image", f"MODEL={folder}")
+
+
+@pytest.mark.upstream
+def test_fifty_megabytes_of_weights_fail_fast_with_honest_advice(
+        tree: Path, tmp_path: Path, fetcher) -> None:
+    """The weights reach the image as bytes (no C text to parse): the build gets to the link
+    in seconds, and the overflow advises no placement that would not hold them either."""
+    for name in ("iree", "flatcc", "iree-compiler"):
+        require_input(fetcher, name)
+    weights = np.random.default_rng(0).standard_normal((3500, 3600)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "big",
+        [helper.make_tensor_value_info("x", F32, [1, 3500])],
+        [helper.make_tensor_value_info("y", F32, [1, 3600])],
+        [onnx.numpy_helper.from_array(weights, "w")])
+    folder = tmp_path / "big"
+    folder.mkdir()
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+              str(folder / "model.onnx"))
+    proc = scons(tree, "image", f"MODEL={folder}", check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stdout + proc.stderr
+    assert ("the image does not fit region spm0 (board cluster4, placement 'default'): "
+            "50,201,792 bytes too many; no placement of the board holds it either") in proc.stdout
+    header = tree / "build/cluster4/big/model_module.h"
+    assert header.stat().st_size < 1 << 20  # the weights are not C text
+    assert (tree / "build/cluster4/big/model_rodata.bin").stat().st_size == weights.nbytes

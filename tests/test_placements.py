@@ -72,6 +72,16 @@ def test_overflow_names_the_placement_that_fits() -> None:
     assert large is not None and large.endswith("the board has no larger placement")
 
 
+def test_overflow_advises_no_placement_that_does_not_fit_either() -> None:
+    """50 MB of weights: 'large' holds them beside its 16 MiB heap in no 64 MiB."""
+    board = boards.load_board("cluster4")
+    ld = "ld: region `spm0' overflowed by 50201792 bytes"
+    assert overflow.explain(ld, board) == (
+        "the image does not fit region spm0 (board cluster4, placement 'default'): "
+        "50,201,792 bytes too many; no placement of the board holds it either (50,431,168 "
+        "bytes of data, beside the stack and heap that placement 'large' reserves)")
+
+
 def test_model_toml_placement_is_checked(tmp_path: Path) -> None:
     folder = tmp_path / "m"
     shutil.copytree(Path(__file__).parents[1] / "models" / "mlp", folder)

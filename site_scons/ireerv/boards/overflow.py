@@ -26,10 +26,40 @@ def explain(linker_output: str, board: Board) -> str | None:
               if name != board.placement_name and region not in _regions(placement)]
     if board.placement_name != DEFAULT_PLACEMENT:
         others = []
-    hint = (f"; use placement {others[0]!r} (model.toml: placement = \"{others[0]}\", or "
-            f"PLACEMENT={others[0]})" if others else "; the board has no larger placement")
+    need = _data_bytes(board, region, excess)
+    fitting = [name for name in others if _fits(board, board.placements[name], need)]
+    if fitting:
+        hint = (f"; use placement {fitting[0]!r} (model.toml: placement = \"{fitting[0]}\", "
+                f"or PLACEMENT={fitting[0]})")
+    elif others:
+        hint = (f"; no placement of the board holds it either ({need:,} bytes of data, "
+                f"beside the stack and heap that placement {others[0]!r} reserves)")
+    else:
+        hint = "; the board has no larger placement"
     return (f"the image does not fit region {region} ({where}): {excess:,} bytes too many"
             + hint)
+
+
+def _length(board: Board, region: str) -> int:
+    return next(r.length for r in board.memory if r.name == region)
+
+
+def _data_bytes(board: Board, region: str, excess: int) -> int:
+    """The image's constants, data and bss that were placed in `region`: what the region
+    holds and what overflowed, less the stack and fixed heap reserved there."""
+    here = board.placement
+    reserved = (here.stack_size if here.stack == region else 0) + (
+        here.heap_size or 0 if here.heap == region else 0)
+    return _length(board, region) + excess - reserved
+
+
+def _fits(board: Board, placement, need: int) -> bool:
+    """Whether another placement's data region holds `need` bytes beside its stack and its
+    fixed heap (code that shares the region is not counted: a lower bound)."""
+    region = placement.rodata
+    reserved = (placement.stack_size if placement.stack == region else 0) + (
+        placement.heap_size or 0 if placement.heap == region else 0)
+    return need + reserved <= _length(board, region)
 
 
 def _regions(placement) -> set[str]:
