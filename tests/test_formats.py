@@ -75,7 +75,7 @@ def test_a_toy_format_is_one_module_and_one_line(tmp_path: Path, fetcher: Fetche
         require_input(fetcher, name)
     tree = copy_project(tmp_path / "ireerv")
     who = ["-c", "user.name=t", "-c", "user.email=t@t"]
-    for step in (["add", "-A"], [*who, "commit", "-qm", "t"]):
+    for step in (["add", "-A"], [*who, "commit", "-qm", "t", "--allow-empty"]):
         subprocess.run(["git", "-C", str(tree), *step], check=True)  # the tree as it was
     add_toy_format(tree)
     changed = subprocess.run(["git", "-C", str(tree), "status", "--porcelain"],
