@@ -13,11 +13,12 @@ from pathlib import Path
 
 from ireerv import simulators, targets
 from ireerv.bench import calls, cap, harts, harts_chart, models_chart, output, table
+from ireerv.bench import docs as bench_docs
 from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import BoardError, choose_placement, load_board
 from ireerv.formats import ModelError, load_model
-from ireerv.paths import BUILD
+from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.profile import report as profile_report
 from ireerv.targets import Target
 from ireerv.util.files import atomic_write
@@ -150,6 +151,7 @@ def generate(env) -> None:
     env.Tool("ireerv_run")
     env.Tool("ireerv_profile")
     env.Tool("ireerv_size")
+    env.Tool("ireerv_cap")  # bench and bench-harts show the cap beside their rows
     env.AddMethod(bench_target, "Bench")
     env.AddMethod(models_bench_target, "ModelsBench")
     env.AddMethod(harts_bench_target, "HartsBench")
@@ -161,10 +163,32 @@ def generate(env) -> None:
         Target("models-bench", "every model of the models bench (bench/models.toml) on each "
                "of its boards: per inference, image, RAM, verdict, soft-float share",
                "measure", lambda env, request: env.ModelsBench()),
+        Target("docs-figures", "copy the bench's JSON into docs/figures/ and make the docs' "
+               "figure tables from it (runs bench first)", "measure", _docs_figures),
         Target("bench-harts", "the harts table of bench alone: matmul 16/32/64 (IREE and plain "
                "C), the MLP and qmatmul64 with HARTS=1, 2, 4 on the cluster, next to the cap "
                "(runs cap too)", "measure",
                lambda env, request: env.HartsBench(cap_table=request.built("cap")[0])))
+
+
+def _docs_figures(env, request):
+    """Copy the bench's JSON into docs/figures/ and rewrite the docs' marked tables."""
+    request.built("bench")
+    sources = [f"{BUILD}/bench/{name}" for name in bench_docs.RENDERERS]
+    node = env.Alias("docs-figures-run", sources, env.Action(_write_docs, "DOCS    figures"))
+    env.AlwaysBuild(node)
+    return node
+
+
+def _write_docs(target, source, env):
+    bench_docs.FIGURES.mkdir(exist_ok=True)
+    for node in source:
+        path = Path(str(node))
+        text = json.dumps(json.loads(path.read_text()), indent=2, sort_keys=True) + "\n"
+        (bench_docs.FIGURES / path.name).write_text(text)
+    for page in bench_docs.pages():
+        page.write_text(bench_docs.update(page.read_text()))
+        print(f"  {page.relative_to(PROJECT_ROOT)}")
 
 
 def _bench(env, request) -> list:

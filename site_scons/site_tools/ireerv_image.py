@@ -368,6 +368,7 @@ def _print_summary(target, source, env):
 
 
 def generate(env) -> None:
+    env.Tool("ireerv_setup")  # the lock, the fetcher and the toolchain
     env.Append(BUILDERS={"IreeCompile": env.Builder(
         action=env.Action(_iree_compile,
                           strfunction=lambda target, source, env: f"IREE    {source[0]}",

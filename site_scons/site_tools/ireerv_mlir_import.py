@@ -52,6 +52,7 @@ def mlir_specialize(env, model: Model, size: int | None, mlir, folder: str) -> l
 
 
 def generate(env) -> None:
+    env.Tool("ireerv_setup")  # the lock, the fetcher and the toolchain
     env.AddMethod(mlir_lower, "MlirLower")
     env.AddMethod(mlir_specialize, "MlirSpecialize")
 

@@ -30,6 +30,7 @@ def _import(target, source, env):
 
 
 def generate(env) -> None:
+    env.Tool("ireerv_setup")  # the lock, the fetcher and the toolchain
     env.Append(BUILDERS={"OnnxImportFile": env.Builder(
         action=short_action(_import, "IMPORT"), emitter=_emitter)})
     env.AddMethod(onnx_import, "OnnxImport")

@@ -82,6 +82,8 @@ def _fetch_inputs(env):
 
 
 def generate(env) -> None:
+    if "LOCK" in env:  # loaded already: every Tool that needs this one loads it
+        return
     try:
         env["LOCK"] = load_lock(paths.LOCK_FILE)
     except LockError as err:
