@@ -135,6 +135,9 @@ def test_plain_c_release_is_reproducible(tmp_path: Path, tree: Path) -> None:
     for name, digest in manifest["outputs"].items():
         assert sha256_file(builds[0] / name) == digest
     assert "gcc" in manifest["inputs"] and manifest["inputs"]["gcc"]["kind"] == "deb"
+    assert manifest["configuration"]["RUNTIME"] == "none"  # the image key, every variable
+    assert manifest["configuration"]["board"] == "qemu-virt" and builds[0].name.startswith(
+        "matmul-4-c-qemu-virt-")
     text = "".join(p.read_text(errors="replace") for p in builds[0].iterdir())
     assert str(tmp_path) not in text
 

@@ -81,9 +81,7 @@ def _write_release(target, source, env):
     flags = {
         "CCFLAGS": [release.normalize_map(str(f), paths) for f in tc.subst_list("$CCFLAGS")[0]],
         "LINKFLAGS": [release.normalize_map(str(f), paths) for f in tc.subst_list("$LINKFLAGS")[0]],
-        "PROFILE": env["PROFILE"],
-        "SOFTFLOAT": env["SOFTFLOAT"],
-    }
+    }  # PROFILE, SOFTFLOAT and the rest of the image's variables: "configuration"
     if image.runtime == "iree":
         compiler = env.IreeCompilePath()
         tools["iree-compile"] = _version([str(compiler)], lines=3)

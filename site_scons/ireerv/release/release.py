@@ -12,7 +12,7 @@ from typing import Any
 
 from ireerv.util.files import sha256_file
 
-MANIFEST_SCHEMA = "ireerv-release/1"
+MANIFEST_SCHEMA = "ireerv-release/2"  # 2: "configuration", the image key
 CHECKSUMS = "SHA256SUMS"
 
 
