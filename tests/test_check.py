@@ -82,3 +82,14 @@ def test_run_record_round_trip(tmp_path) -> None:
         RunRecord.from_json({**data, "schema": "other/9"})
     with pytest.raises(RecordError, match="unexpected keyword"):
         RunRecord.from_json({**data, "cycles": 3})
+
+
+@pytest.mark.parametrize("rule", [check.Rule(), check.Rule(atol=1e-3, rtol=1e-3)])
+def test_nan_matches_nan_and_infinities_only_themselves(rule: check.Rule) -> None:
+    inf, nan = np.inf, np.nan
+    want = np.array([nan, inf, -inf, 1.0, nan], dtype=np.float32)
+    quiet = np.array([0x7FC00001], dtype=np.uint32).view(np.float32)[0]  # another payload
+    assert check.compare([np.array([quiet, inf, -inf, 1.0, nan], np.float32)], [want], rule) == []
+    wrong = np.array([1.0, -inf, inf, nan, 0.0], dtype=np.float32)
+    (problem,) = check.compare([wrong], [want], rule)
+    assert problem.startswith("output 0: 5 of 5 elements differ")

@@ -44,14 +44,19 @@ class Rule:
 
 
 def _same(got: np.ndarray, want: np.ndarray, rule: Rule) -> np.ndarray:
-    """Element-wise agreement under `rule`."""
-    if np.issubdtype(want.dtype, np.floating) and (rule.atol > 0 or rule.rtol > 0):
-        want64 = want.astype(np.float64)
-        return np.abs(got.astype(np.float64) - want64) <= rule.atol + rule.rtol * np.abs(want64)
-    if np.issubdtype(want.dtype, np.floating):
-        width = f"u{want.dtype.itemsize}"
-        return got.view(width) == want.view(width)
-    return np.abs(got.astype(np.int64) - want.astype(np.int64)) <= rule.int_step
+    """Element-wise agreement under `rule`.  A NaN matches any NaN (its payload bits are
+    not a result); an infinity matches only the same infinity."""
+    if not np.issubdtype(want.dtype, np.floating):
+        return np.abs(got.astype(np.int64) - want.astype(np.int64)) <= rule.int_step
+    got64, want64 = got.astype(np.float64), want.astype(np.float64)
+    both_nan = np.isnan(got64) & np.isnan(want64)
+    if rule.atol > 0 or rule.rtol > 0:
+        with np.errstate(invalid="ignore"):  # inf - inf: NaN, never close
+            close = np.abs(got64 - want64) <= rule.atol + rule.rtol * np.abs(want64)
+        close &= np.isfinite(want64)  # rtol * inf would admit any value
+        return both_nan | close | (got64 == want64)  # == : the same infinity
+    width = f"u{want.dtype.itemsize}"
+    return both_nan | (got.view(width) == want.view(width))
 
 
 def worst(outputs: list[np.ndarray], reference: list[np.ndarray]) -> str:
