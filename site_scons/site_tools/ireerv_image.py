@@ -225,7 +225,7 @@ def _model_data(target, source, env):
     kernel_h = Path(str(source[0])).read_text()
     try:
         text = runner_data.model_source(
-            env["MODULE_NAME"], model.function, model.generate_inputs(env["MODEL_SIZE"]),
+            env["MODULE_NAME"], model.function, model.device_inputs(env["MODEL_SIZE"]),
             library_queries=runner_data.library_queries(kernel_h), repeat=int(env["REPEAT"]),
         )
     except (runner_data.RunnerDataError, ModelError) as err:

@@ -152,6 +152,11 @@ def _run_and_check(target, source, env):
         raise SCons.Errors.BuildError(errstr=f"{image.model.name} on {board.build_name}: "
                                       f"{result.detail}; no run record written")
     expected, why_not = _reference(env, image)
+    if expected is not None:
+        expected, notes = check.as_program_gives(expected)
+        origin_notes = getattr(image.model.origin, "notes", ())
+        for note in [*origin_notes, *image.model.demoted, *notes]:
+            print(f"converted: {note}")
     verdict = check.judge(result, expected, _rule(image.model), why_not)
     # Also on failure: the record says what failed (no later build trusts a failed target).
     RunRecord.of(image, verdict, result).write(Path(str(target[0])))
@@ -188,7 +193,7 @@ def _report(env, image, verdict) -> None:
         raise SCons.Errors.BuildError(
             errstr=f"{image.model.name} on {image.board.name} FAILED: "
             + "; ".join(verdict.problems))
-    against = framework.name if framework else "the host reference"
+    against = framework.label(image.model) if framework else "the host reference"
     print(f"PASS: {sum(o.size for o in parsed.outputs)} output elements match {against} "
           f"({_rule(image.model).describe()})")
 
@@ -210,8 +215,8 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
     framework = _framework(model)
     if framework:  # the framework runs the original file: no host compile
         tools = env.Value(f"{framework.identity()}\n{_simulator_identity(env, image.board)}")
-        return env.Command(f"{image.dir}/{name}", [image.elf, image.hex, str(model.given),
-                                                    tools],
+        return env.Command(f"{image.dir}/{name}",
+                           [image.elf, image.hex, *map(str, framework.sources(model)), tools],
                            _action(_run_and_check, "RUN"), _IMAGE=image, _STRICT=strict)
     # The tools are dependencies too: the compiler of the reference, the runtime that
     # runs it, and the simulator that runs the image.

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ireerv.formats.schema import ELEMENT_TYPES
+from ireerv.formats.schema import DEMOTED, MODEL_TYPES
 
 # Inputs larger than this fit no board's memory (cluster4 has 64 MiB in all).
 MAX_INPUT_BYTES = 64 << 20
@@ -45,7 +45,7 @@ class InputSpec:
 
     def generate(self, size: int | None) -> np.ndarray:
         shape = self.concrete_shape(size)
-        dtype = np.dtype(ELEMENT_TYPES[self.dtype])
+        dtype = np.dtype(MODEL_TYPES[self.dtype])
         nbytes = math.prod(shape) * dtype.itemsize
         if nbytes > MAX_INPUT_BYTES:
             raise ModelError(f"{self.source}: an input of shape {list(shape)} ({self.dtype}) "
@@ -89,6 +89,18 @@ class Model:
     source: Path | None = None
     origin: Any = None  # what its format read from `source` (OnnxSource, TfliteSource, ...)
 
+    def device_inputs(self, size: int | None) -> list[np.ndarray]:
+        """The inputs as the compiled program takes them (DEMOTED types converted)."""
+        return [array.astype(MODEL_TYPES[DEMOTED[spec.dtype]]) if spec.dtype in DEMOTED
+                else array for spec, array in zip(self.inputs, self.generate_inputs(size),
+                                                  strict=True)]
+
+    @property
+    def demoted(self) -> list[str]:
+        """What the run converts, said in words ("" each when nothing)."""
+        return [f"input {i}: {spec.dtype} passed as {DEMOTED[spec.dtype]}"
+                for i, spec in enumerate(self.inputs) if spec.dtype in DEMOTED]
+
     @property
     def given(self) -> Path:
         """The file the user gave: the imported file, or the MLIR itself."""
@@ -126,6 +138,15 @@ class FrameworkReference:
     name: str  # as the verdict says it: "ONNX Runtime"
     identity: Callable[[], str]  # its version: a run depends on it
     compute: Callable[[Model, list[np.ndarray], float], list[np.ndarray]]  # (model, inputs, s)
+    # What a model's reference is, when it is not always `name`, and the files it reads.
+    describe: Callable[[Model], str] | None = None
+    files: Callable[[Model], list[Path]] | None = None
+
+    def label(self, model: Model) -> str:
+        return self.describe(model) if self.describe else self.name
+
+    def sources(self, model: Model) -> list[Path]:
+        return self.files(model) if self.files else [model.given]
 
 
 @dataclass(frozen=True)

@@ -14,15 +14,17 @@ The entry function, its inputs and outputs come from the ONNX file; a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ireerv.formats import onnx_test_data
 from ireerv.formats.base import FrameworkReference, InputSpec, Model, ModelError, ModelFormat
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.onnx_import import OnnxError, function_name, read_source
-from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place, _whole
+from ireerv.formats.schema import MODEL_TYPES, SchemaError, _generator, _Place, _whole
 from ireerv.run import onnx_reference
 
 TOP_KEYS = ("description", "tolerance", "rtol", "dims", "placement", "inputs")
@@ -50,17 +52,26 @@ def load_onnx(path: Path) -> Model:
     try:
         settings = _settings(toml)
         source = read_source(onnx_file, settings["dims"])
+        data = onnx_test_data.find(onnx_file) if not settings["inputs"] else None
+        if data:
+            source = replace(source, test_data=data)
         function = function_name(onnx_file)
         specs = []
+        recorded = onnx_test_data.read(data, "input") if data else []
+        if data and len(recorded) != len(source.inputs):
+            raise OnnxError(f"{data}: {len(recorded)} inputs, {onnx_file.name} takes "
+                            f"{len(source.inputs)}")
         for index, info in enumerate(source.inputs):
-            if info.dtype not in ELEMENT_TYPES:
+            if info.dtype not in MODEL_TYPES:
                 raise OnnxError(f"{onnx_file}: input {info.name!r} has element type "
                                 f"{info.dtype}, which is not supported (supported: "
-                                f"{', '.join(ELEMENT_TYPES)})")
+                                f"{', '.join(MODEL_TYPES)})")
             given = settings["inputs"][index] if index < len(settings["inputs"]) else {}
             gen = given.get("generator", {"kind": "randint", "seed": index + 1})
+            if recorded:
+                gen = {"kind": "values", "values": recorded[index].reshape(-1).tolist()}
             gen = _generator(toml, index, gen, info.shape, info.dtype)
-            specs.append(InputSpec(info.shape, info.dtype, gen, str(toml)))
+            specs.append(InputSpec(info.shape, info.dtype, gen, str(data or toml)))
         if len(settings["inputs"]) > len(specs):
             raise ModelError(f"{toml}: describes {len(settings['inputs'])} inputs, "
                              f"{onnx_file.name} has {len(specs)}")
@@ -78,10 +89,23 @@ def claims(path: Path) -> bool:
 
 
 def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:
+    if model.origin.test_data:  # the outputs recorded with the inputs
+        return onnx_test_data.read(model.origin.test_data, "output")
     names = [i.name for i in model.origin.inputs]
     return onnx_reference.compute(model.given, names, inputs, timeout=timeout)
 
 
+def _describe(model: Model) -> str:
+    data = model.origin.test_data
+    return f"the model's test data ({data.name})" if data else "ONNX Runtime"
+
+
+def _files(model: Model) -> list[Path]:
+    data = model.origin.test_data
+    return [model.given, *(onnx_test_data.files(data) if data else [])]
+
+
 FORMAT = ModelFormat(
     "onnx", claims, load_onnx, import_step="OnnxImport",
-    reference=FrameworkReference("ONNX Runtime", onnx_reference.runtime_identity, _reference))
+    reference=FrameworkReference("ONNX Runtime", onnx_reference.runtime_identity, _reference,
+                                 _describe, _files))

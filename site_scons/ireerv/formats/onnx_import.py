@@ -32,7 +32,7 @@ LOWERING = ("builtin.module(func.func(convert-torch-onnx-to-torch),"
             "torch-backend-to-linalg-on-tensors-backend-pipeline)")
 
 # ONNX TensorProto element types the runner takes, by their enum value.
-_ELEMENT_TYPES = {1: "f32", 3: "i8", 5: "i16", 6: "i32"}
+_ELEMENT_TYPES = {1: "f32", 3: "i8", 5: "i16", 6: "i32", 7: "i64", 9: "bool", 11: "f64"}
 # iree-compile's diagnostic for an ONNX operator without a conversion.
 _UNCONVERTED = re.compile(r"failed to legalize operation 'torch\.operator'.*?\"onnx\.(\w+)\"",
                           re.S)
@@ -57,6 +57,15 @@ class OnnxSource:
     dims: tuple[tuple[str, int], ...]  # sizes of the named dynamic dimensions
     inputs: tuple[TensorInfo, ...]
     outputs: tuple[TensorInfo, ...]
+    test_data: Path | None = None  # ONNX's test data set beside it (onnx_test_data.py)
+    opset: int = TARGET_OPSET  # the file's own; the import raises an older one
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the import changes, in words."""
+        if self.opset < TARGET_OPSET:
+            return (f"opset {self.opset} raised to {TARGET_OPSET} (onnx.version_converter)",)
+        return ()
 
 
 def _onnx():
@@ -174,12 +183,25 @@ def prepare(path: Path, dims: dict[str, int]):
         except Exception as err:
             raise OnnxError(f"{path}: cannot raise opset {_opset(model)} to {TARGET_OPSET}: "
                             f"{' '.join(str(err).split())[:300]}") from None
+    _initializers_as_inputs(model)  # the converter adds some (Pad's pads) to IR 3 files
     try:
         model = shape_inference.infer_shapes(model, strict_mode=True)
         onnx.checker.check_model(model)
     except Exception as err:
         raise OnnxError(f"{path}: {' '.join(str(err).split())[:400]}") from None
     return model
+
+
+def _initializers_as_inputs(model) -> None:
+    """IR version 3 wants every initializer listed as a graph input; the version converter
+    adds initializers that are not: list them, as ONNX Runtime reads such files."""
+    if model.ir_version >= 4:
+        return
+    listed = {vi.name for vi in model.graph.input}
+    for init in model.graph.initializer:
+        if init.name not in listed:
+            model.graph.input.append(_onnx().helper.make_tensor_value_info(
+                init.name, init.data_type, list(init.dims)))
 
 
 def read_source(path: Path, dims: dict[str, int]) -> OnnxSource:
@@ -192,7 +214,9 @@ def read_source(path: Path, dims: dict[str, int]) -> OnnxSource:
         outputs.append(_info(vi, shape))
     static = [_info(vi, tuple(d.dim_value for d in vi.type.tensor_type.shape.dim))
               for vi in inputs]
-    return OnnxSource(path, tuple(sorted(dims.items())), tuple(static), tuple(outputs))
+    opset = _opset(_load(path))
+    return OnnxSource(path, tuple(sorted(dims.items())), tuple(static), tuple(outputs),
+                      opset=opset)
 
 
 def entry_name(graph_name: str) -> str:

@@ -23,7 +23,14 @@ ELEMENT_TYPES: dict[str, str] = {
     "i8": "int8",
     "i16": "int16",
     "i32": "int32",
+    "i64": "int64",
 }
+# What iree-compile demotes by default (--iree-input-demote-f64-to-f32): the model
+# declares the first, the compiled program takes and gives the second.  Inputs are
+# made as the model declares them and passed converted; outputs are compared as the
+# program gives them.
+DEMOTED: dict[str, str] = {"f64": "f32"}
+MODEL_TYPES: dict[str, str] = {**ELEMENT_TYPES, "f64": "float64"}
 
 TOP_KEYS = ("description", "function", "sizes", "tolerance", "placement", "inputs")
 INPUT_KEYS = ("shape", "dtype", "generator")
@@ -162,8 +169,8 @@ def _generator(path: Path, index: int, gen: Any, shape: tuple, dtype: str) -> di
     if out["low"] >= out["high"]:
         raise place.error("high", f"must be greater than low ({out['low']}): values are drawn "
                                   f"from low to high - 1, not {out['high']}")
-    if dtype != "f32":
-        info = np.iinfo(ELEMENT_TYPES[dtype])
+    if np.dtype(MODEL_TYPES[dtype]).kind == "i":
+        info = np.iinfo(MODEL_TYPES[dtype])
         if out["low"] < info.min or out["high"] - 1 > info.max:
             raise place.error("low", f"{out['low']}..{out['high'] - 1} does not fit {dtype} "
                                      f"({info.min}..{info.max})")

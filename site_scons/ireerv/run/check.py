@@ -73,6 +73,18 @@ def worst(outputs: list[np.ndarray], reference: list[np.ndarray]) -> str:
     return "; ".join(parts)
 
 
+def as_program_gives(reference: list[np.ndarray]) -> tuple[list[np.ndarray], list[str]]:
+    """The reference's f64 outputs as f32, as iree-compile demotes them (formats.schema
+    DEMOTED), and what was converted, in words."""
+    converted, notes = [], []
+    for index, want in enumerate(reference):
+        if want.dtype == np.float64:
+            want = want.astype(np.float32)
+            notes.append(f"output {index}: f64 compared as f32")
+        converted.append(want)
+    return converted, notes
+
+
 def compare(outputs: list[np.ndarray], reference: list[np.ndarray],
             tolerance: float | Rule = 0.0) -> list[str]:
     """Differences between the image's outputs and the host reference; empty when they agree."""
