@@ -43,6 +43,9 @@ module attributes {transform.with_named_sequence} {
       %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
       %c3 = transform.param.constant 3 : i64 -> !transform.param<i64>
       transform.match.param.cmpi eq %rank, %c3 : !transform.param<i64>
+      // (rows, columns, k): a contraction with two reduction loops is no matmul.
+      transform.match.structured.dim %s[0, 1] {parallel} : !transform.any_op
+      transform.match.structured.dim %s[2] {reduction} : !transform.any_op
       transform.match.structured.body %s {contraction = ["arith.mulf", "arith.addf"]}
           : !transform.any_op
       transform.match.structured.yield %s : !transform.any_op
@@ -64,6 +67,9 @@ module attributes {transform.with_named_sequence} {
       %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
       %c3 = transform.param.constant 3 : i64 -> !transform.param<i64>
       transform.match.param.cmpi eq %rank, %c3 : !transform.param<i64>
+      // (rows, columns, k): a contraction with two reduction loops is no matmul.
+      transform.match.structured.dim %s[0, 1] {parallel} : !transform.any_op
+      transform.match.structured.dim %s[2] {reduction} : !transform.any_op
       transform.match.structured.body %s {contraction = ["arith.muli", "arith.addi"]}
           : !transform.any_op
       transform.match.structured.yield %s : !transform.any_op
