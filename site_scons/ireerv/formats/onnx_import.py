@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ireerv.formats import onnx_legacy
 from ireerv.formats.base import ModelError
 from ireerv.image.iree_compile import SINGLE_THREADED, CompileError, run_tool
 
@@ -177,31 +178,20 @@ def prepare(path: Path, dims: dict[str, int]):
 
     model, _ = _static_model(path, dims)
     model.graph.name = entry_name(model.graph.name)
+    onnx_legacy.prelu_slopes_per_channel(model, _opset(model))
     if _opset(model) < TARGET_OPSET:
         try:
             model = version_converter.convert_version(model, TARGET_OPSET)
         except Exception as err:
             raise OnnxError(f"{path}: cannot raise opset {_opset(model)} to {TARGET_OPSET}: "
                             f"{' '.join(str(err).split())[:300]}") from None
-    _initializers_as_inputs(model)  # the converter adds some (Pad's pads) to IR 3 files
+    onnx_legacy.initializers_as_inputs(model)  # the converter adds some (Pad's pads)
     try:
         model = shape_inference.infer_shapes(model, strict_mode=True)
         onnx.checker.check_model(model)
     except Exception as err:
         raise OnnxError(f"{path}: {' '.join(str(err).split())[:400]}") from None
     return model
-
-
-def _initializers_as_inputs(model) -> None:
-    """IR version 3 wants every initializer listed as a graph input; the version converter
-    adds initializers that are not: list them, as ONNX Runtime reads such files."""
-    if model.ir_version >= 4:
-        return
-    listed = {vi.name for vi in model.graph.input}
-    for init in model.graph.initializer:
-        if init.name not in listed:
-            model.graph.input.append(_onnx().helper.make_tensor_value_info(
-                init.name, init.data_type, list(init.dims)))
 
 
 def read_source(path: Path, dims: dict[str, int]) -> OnnxSource:
