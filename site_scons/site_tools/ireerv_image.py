@@ -215,8 +215,11 @@ def _iree_compile(target, source, env):
         # Named from the project's top folder, where the assembler runs: the same in every
         # clone.
         rodata.split(Path(str(target[0])), Path(str(target[3])), target[3].path)
-    except (iree_build.IreeBuildError, iree_compile.CompileError, rodata.RodataError,
-            FetchError) as err:
+    except iree_compile.CompileError as err:
+        model = env.get("COMPILED_MODEL")
+        explain = formats.model_format(model.format).explain if model else None
+        build_error(explain(model.given, str(err), Path(str(source[0]))) if explain else err)
+    except (iree_build.IreeBuildError, rodata.RodataError, FetchError) as err:
         build_error(err)
 
 
@@ -279,7 +282,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
     if layout.specializes(model, "iree", benv.get("SHAPES", DEFAULT_SHAPES)):
         mlir = renv.MlirSpecialize(model, size, mlir, idir)[0]
-    module_h, kernel_o, kernel_h, blob = renv.IreeCompile(f"{idir}/model_module.h", mlir)
+    module_h, kernel_o, kernel_h, blob = renv.IreeCompile(f"{idir}/model_module.h", mlir,
+                                                          COMPILED_MODEL=model)
     libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]
     renv.Depends([module_h, kernel_o, kernel_h], libraries)  # the transform library
     module_c = renv.Command(

@@ -162,6 +162,9 @@ class ModelFormat:
     # The reference outputs: a framework's runtime, or None for the MLIR compiled for the
     # host by IREE.
     reference: FrameworkReference | None = None
+    # A compiler failure said in the terms of the user's file: (file, the compiler's
+    # diagnostics, the compiler's input kept for a report) -> one line.
+    explain: Callable[[Path, str, Path], str] | None = None
 
 
 def read_text(path: Path) -> str:

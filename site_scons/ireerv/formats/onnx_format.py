@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ireerv.formats import onnx_test_data
+from ireerv.formats import onnx_diagnose, onnx_test_data
 from ireerv.formats.base import FrameworkReference, InputSpec, Model, ModelError, ModelFormat
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.onnx_import import OnnxError, function_name, read_source
@@ -105,7 +105,11 @@ def _files(model: Model) -> list[Path]:
     return [model.given, *(onnx_test_data.files(data) if data else [])]
 
 
+def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
+    return onnx_diagnose.explain("iree-compile", onnx_file, diagnostics, kept)
+
+
 FORMAT = ModelFormat(
     "onnx", claims, load_onnx, import_step="OnnxImport",
     reference=FrameworkReference("ONNX Runtime", onnx_reference.runtime_identity, _reference,
-                                 _describe, _files))
+                                 _describe, _files), explain=_explain)

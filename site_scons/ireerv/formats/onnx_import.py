@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ireerv.formats import onnx_legacy
+from ireerv.formats import onnx_diagnose, onnx_legacy
 from ireerv.formats.base import ModelError
 from ireerv.image.iree_compile import SINGLE_THREADED, CompileError, run_tool
 
@@ -228,22 +228,22 @@ def outputs(mlir: Path) -> tuple[Path, Path, Path]:
     return mlir, mlir.with_suffix(".onnx"), mlir.with_suffix(".torch.mlir")
 
 
-def _run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
+def _run(cmd: list[str], tool: str, onnx_file: Path, env: dict[str, str] | None = None) -> None:
     if Path(cmd[0]).name == "iree-opt":
         cmd = [cmd[0], SINGLE_THREADED, *cmd[1:]]
     try:
         proc = run_tool(cmd, env=env)
     except CompileError as err:
-        raise OnnxError(f"{what}: {err}") from None
+        raise OnnxError(f"{onnx_file}: {err}") from None
     if proc.returncode < 0:
-        raise OnnxError(f"{what}: {crash(cmd, proc.returncode, proc.stderr)}")
+        raise OnnxError(f"{onnx_file}: {crash(cmd, proc.returncode, proc.stderr)}")
     if proc.returncode != 0:
         operator = unconverted_operator(proc.stderr)
         if operator:
-            raise OnnxError(f"{what}: the ONNX operator {operator} cannot be imported (IREE's "
-                            "ONNX route has no conversion for it)")
-        last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
-        raise OnnxError(f"{what}: {last}")
+            where = onnx_diagnose.node(onnx_file, proc.stderr) or f"operator {operator}"
+            raise OnnxError(f"{onnx_file}: {where}: the ONNX operator {operator} cannot be "
+                            "imported (IREE's ONNX route has no conversion for it)")
+        raise OnnxError(onnx_diagnose.explain(tool, onnx_file, proc.stderr))
 
 
 def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
@@ -256,10 +256,10 @@ def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
         onnx.save(prepare(source.path, dict(source.dims)), str(tmp[1]))
         env = {"PYTHONPATH": str(compiler_wheel)}
         _run([sys.executable, "-m", "iree.compiler.tools.import_onnx", str(tmp[1]),
-              "-o", str(tmp[2])], f"IREE's ONNX importer on {source.path}", env)
+              "-o", str(tmp[2])], "IREE's ONNX importer", source.path, env)
         iree_opt = compiler_wheel / "iree" / "compiler" / "_mlir_libs" / "iree-opt"
         _run([str(iree_opt), f"--pass-pipeline={LOWERING}", str(tmp[2]), "-o", str(tmp[0])],
-             f"{source.path}")
+             "the lowering to linalg (iree-opt)", source.path)
         for part, final in zip(tmp, outputs(mlir), strict=True):
             part.replace(final)
     finally:
