@@ -63,3 +63,16 @@ def test_diagnostics_name_the_node(tmp_path: Path) -> None:
     assert onnx_diagnose.node(path, said) == "node 'the_pad' (Pad, inputs [1, 2, 3], [6])"
     assert onnx_diagnose.first_error("note: x\nm.mlir:1:1: error: boom\n") == "boom"
     assert onnx_diagnose.node(path, "no operator here") is None
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_without_test_data_an_old_model_says_what_to_add(tree: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "avg"
+    folder.mkdir()
+    (folder / "model.onnx").write_bytes(
+        (DATA / "pytorch-converted/test_AvgPool1d/model.onnx").read_bytes())
+    proc = scons(tree, "run", f"MODEL={folder}", "BOARD=qemu-virt", check=False)
+    assert proc.returncode == 2
+    assert "ONNX Runtime cannot check this model: put ONNX's test data beside it " \
+           "(test_data_set_0/input_<k>.pb and output_<k>.pb" in proc.stderr

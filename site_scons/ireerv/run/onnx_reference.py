@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ireerv.run.reference import framework_child, package_identity, run_child
+from ireerv.run.reference import ReferenceError, framework_child, package_identity, run_child
 
 # One thread, the CPU provider: the same answer on every run of one host.
 _CHILD = framework_child("""
@@ -34,5 +34,11 @@ def compute(onnx_file: Path, input_names: list[str], inputs: list[np.ndarray], *
     """ONNX Runtime's outputs for `inputs`, computed in a child process with a time limit."""
     where = f"the ONNX Runtime reference ({onnx_file.name})"
     with tempfile.TemporaryDirectory(prefix="ireerv-ort-") as tmp:
-        return run_child(_CHILD, Path(tmp), inputs, [str(onnx_file), *input_names], where,
-                         timeout)
+        try:
+            return run_child(_CHILD, Path(tmp), inputs, [str(onnx_file), *input_names], where,
+                             timeout)
+        except ReferenceError as err:
+            raise ReferenceError(
+                f"{err}; ONNX Runtime cannot check this model: put ONNX's test data beside it "
+                f"(test_data_set_0/input_<k>.pb and output_<k>.pb, serialised TensorProto) "
+                "to check it against recorded outputs instead") from None
