@@ -18,6 +18,7 @@ class Services:
     toolchain: Any = None  # ireerv.inputs.toolchain.Toolchain, found or built on first use
     board_envs: dict[str, Any] = field(default_factory=dict)  # board folder -> environment
     runtimes: dict[str, Any] = field(default_factory=dict)  # runtime folder -> its libraries
+    runtime_dbs: dict[str, Any] = field(default_factory=dict)  # runtime folder -> CMake's db
     softfloat: dict[tuple[str, str], Any] = field(default_factory=dict)  # (folder, choice)
 
     def __semi_deepcopy__(self) -> Services:

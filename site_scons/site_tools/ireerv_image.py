@@ -8,6 +8,7 @@ env.IreeCompilePath().  Needs the ireerv_setup tool.
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,8 @@ from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 RODATA_BLOB = "model_rodata.bin"  # the program's large constants (image/rodata.py)
+# CMake's compile commands of the runtime, copied where SCons may remove it before a build.
+RUNTIME_DB = "ireerv-compile-commands.json"
 PARALLEL_SOURCE = iree_build.RUNNER_DIR / "parallel.c"
 HART_LOCAL_SOURCE = iree_build.RUNNER_DIR / "hart_local.c"
 HOST_ALLOCATOR_SOURCE = iree_build.RUNNER_DIR / "host_allocator.c"
@@ -88,6 +91,7 @@ def _board_env(env, board: Board):
     benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board, IREE_FLAGS=iree_compile.flags(board),
                      IREE_COMPILER_ID=identity.compiler(env["LOCK"]))
     benv.Tool("cross_gcc")
+    benv.Tool("compilation_db")  # after the compiler: it wraps the object builders' emitters
     bdir = f"{BUILD}/{board.build_name}{_toolchain_suffix(env)}"
     write = short_action(write_value)
     header = benv.Command(f"{bdir}/include/{CONFIG_HEADER}", benv.Value(config_header(board)),
@@ -138,6 +142,7 @@ def _build_runtime(target, source, env):
             env.GetFetcher().path("iree"), build_dir, env["TOOLCHAIN"], _host_tools(env),
             profile=env["PROFILE"], cflags=env["BOARD_SPEC"].compile_flags(),
             log_path=build_dir.with_suffix(".log"))
+        shutil.copyfile(build_dir / "compile_commands.json", build_dir / RUNTIME_DB)
     except (iree_build.IreeBuildError, FetchError) as err:
         build_error(err)  # the message names the failing command, its log and the log's tail
 
@@ -154,11 +159,12 @@ def iree_runtime(env, board: Board) -> list:
             # What the runtime depends on, beyond its configuration files.
             key = "\n".join([env["LOCK"].input("iree").key(), benv.ToolchainKey(),
                              env["PROFILE"], *board.compile_flags()])
-            shared[rdir] = benv.Command(
-                [f"{rdir}/{lib}" for lib in libs],
+            nodes = benv.Command(
+                [*(f"{rdir}/{lib}" for lib in libs), f"{rdir}/{RUNTIME_DB}"],
                 [benv.Value(key), str(iree_build.CONFIG_FILE),
                  str(iree_build.TOOLCHAIN_TEMPLATE)],
                 short_action(_build_runtime, "RUNTIME"))
+            shared[rdir], services.of(env).runtime_dbs[rdir] = nodes[:-1], nodes[-1]
         benv["IREE_RUNTIME"] = shared[rdir]
     return benv["IREE_RUNTIME"]
 

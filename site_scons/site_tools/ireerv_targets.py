@@ -15,7 +15,7 @@ from ireerv import boards, formats, targets
 from ireerv.boards import Board
 
 TOOLS = ("ireerv_setup", "ireerv_image", "ireerv_run", "ireerv_size", "ireerv_profile",
-         "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release")
+         "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release", "ireerv_ide")
 
 
 def _stop(err: Exception):
@@ -77,6 +77,10 @@ def build_targets(env, names: list[str]) -> None:
     request = Request(env)
     for target in asked:
         request.built(target.name)
+    if asked:  # every build keeps the IDE's compile commands up to date
+        database = env.CompileCommands()
+        for target in asked:
+            env.Alias(target.name, database)
 
 
 def generate(env) -> None:

@@ -1,0 +1,47 @@
+"""IDE integration: build/compile_commands.json for every C file the build compiles.
+
+SCons's own compilation_db tool records what SCons compiles (the BSP, the runner,
+soft-float, the generated model sources; each board environment loads it after
+its compiler); IREE's runtime is compiled by CMake, whose database is merged in.
+Adds env.CompileCommands(), which every requested target builds too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import SCons.Action
+from SCons.Tool import compilation_db as compilation_db
+
+from ireerv import services
+from ireerv.paths import BUILD
+from ireerv.util import compile_db
+from ireerv.util.scons import short_action
+
+DATABASE = f"{BUILD}/compile_commands.json"
+
+
+def _merge(target, source, env):
+    count = compile_db.merge([Path(str(s)) for s in source], Path(str(target[0])))
+    if env.get("VERBOSE"):
+        print(f"compile_commands.json: {count} entries")
+
+
+def compile_commands(env):
+    """The database of everything declared so far: call it after the targets."""
+    scons_db = env.CompilationDatabase(f"{BUILD}/.compile_commands.scons.json")
+    runtime_dbs = list(services.of(env).runtime_dbs.values())
+    return env.Command(DATABASE, [scons_db, *runtime_dbs], short_action(_merge, "IDE"))
+
+
+def generate(env) -> None:
+    env.Tool("ireerv_setup")
+    env.Tool("compilation_db")
+    if not env["VERBOSE"]:  # written on every build (SCons's tool always writes it): quietly
+        env["BUILDERS"]["CompilationDatabase"].action = SCons.Action.Action(
+            compilation_db.write_compilation_db, None)
+    env.AddMethod(compile_commands, "CompileCommands")
+
+
+def exists(env) -> bool:
+    return True
