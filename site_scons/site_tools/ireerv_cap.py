@@ -88,6 +88,7 @@ def cap_bench(env):
 
 
 def generate(env) -> None:
+    env.Tool("ireerv_board")  # env.BoardEnv
     env.Tool("ireerv_run")
     env.AddMethod(cap_bench, "CapBench")
     targets.declare(env, Target(

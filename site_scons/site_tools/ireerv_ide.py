@@ -27,9 +27,20 @@ def _merge(target, source, env):
         print(f"compile_commands.json: {count} entries")
 
 
+def _write_when_changed(target, source, env):
+    out = Path(str(target[0]))
+    fresh = out.with_name(out.name + ".new")
+    compilation_db.write_compilation_db([env.File(str(fresh))], source, env)
+    if out.is_file() and out.read_bytes() == fresh.read_bytes():
+        fresh.unlink()
+    else:
+        fresh.replace(out)
+
+
 def compile_commands(env):
     """The database of everything declared so far: call it after the targets."""
     scons_db = env.CompilationDatabase(f"{BUILD}/.compile_commands.scons.json")
+    env.Precious(scons_db)  # kept until rewritten, so an unchanged one is not touched
     runtime_dbs = list(services.of(env).runtime_dbs.values())
     return env.Command(DATABASE, [scons_db, *runtime_dbs], short_action(_merge, "IDE"))
 
@@ -37,9 +48,10 @@ def compile_commands(env):
 def generate(env) -> None:
     env.Tool("ireerv_setup")
     env.Tool("compilation_db")
-    if not env["VERBOSE"]:  # written on every build (SCons's tool always writes it): quietly
-        env["BUILDERS"]["CompilationDatabase"].action = SCons.Action.Action(
-            compilation_db.write_compilation_db, None)
+    # SCons's tool writes its database on every build: write it only when it changes, so a
+    # no-op build leaves build/ as it was, and quietly.
+    env["BUILDERS"]["CompilationDatabase"].action = SCons.Action.Action(
+        _write_when_changed, None if not env["VERBOSE"] else "$COMPILATIONDB_COMSTR")
     env.AddMethod(compile_commands, "CompileCommands")
 
 

@@ -8,12 +8,11 @@ env.IreeCompilePath().  Needs the ireerv_setup tool.
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ireerv import formats, services, targets
-from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
+from ireerv import formats, targets
+from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
     hart_local,
@@ -26,12 +25,7 @@ from ireerv.image import (
     runner_data,
 )
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
-from ireerv.inputs import identity
-from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
-from ireerv.inputs.toolchain import ToolchainError
-from ireerv.inputs.toolchain_build import ToolchainBuildError
-from ireerv.paths import BUILD
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
@@ -40,8 +34,6 @@ from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 RODATA_BLOB = "model_rodata.bin"  # the program's large constants (image/rodata.py)
-# CMake's compile commands of the runtime, copied where SCons may remove it before a build.
-RUNTIME_DB = "ireerv-compile-commands.json"
 PARALLEL_SOURCE = iree_build.RUNNER_DIR / "parallel.c"
 HART_LOCAL_SOURCE = iree_build.RUNNER_DIR / "hart_local.c"
 HOST_ALLOCATOR_SOURCE = iree_build.RUNNER_DIR / "host_allocator.c"
@@ -68,110 +60,10 @@ class Image:
     def outputs(self) -> list:
         return [self.elf, self.hex, self.map, self.dis]
 
-    @property
-    def variant(self) -> str:
-        return Path(self.dir).name
-
-
-def _toolchain_suffix(env) -> str:
-    """Objects of the two toolchains never share a folder (switching rebuilds nothing)."""
-    kind = env.get("TOOLCHAIN_KIND", "debian")
-    return "" if kind == "debian" else f"-{kind}"
-
-
-def _board_env(env, board: Board):
-    """A cross environment for the board, with its BSP objects; one per board."""
-    envs = services.of(env).board_envs
-    if board.build_name in envs:
-        return envs[board.build_name]
-    try:
-        toolchain = env.GetToolchain()
-    except (FetchError, ToolchainError, ToolchainBuildError) as err:
-        user_error(err)
-    benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board, IREE_FLAGS=iree_compile.flags(board),
-                     IREE_COMPILER_ID=identity.compiler(env["LOCK"]))
-    benv.Tool("cross_gcc")
-    benv.Tool("compilation_db")  # after the compiler: it wraps the object builders' emitters
-    bdir = f"{BUILD}/{board.build_name}{_toolchain_suffix(env)}"
-    write = short_action(write_value)
-    header = benv.Command(f"{bdir}/include/{CONFIG_HEADER}", benv.Value(config_header(board)),
-                          write)
-    script = benv.Command(f"{bdir}/link.ld", benv.Value(linker_script(board)), write)
-    benv.Append(CPPPATH=[f"{bdir}/include", *map(str, board.include_dirs())])
-    benv.Append(LINKFLAGS=["-T", script[0].path])  # relative: the same in every clone
-    objects = []
-    for src in board.bsp_sources():
-        obj = benv.Object(f"{bdir}/bsp/{src.stem}.o", str(src))
-        benv.Depends(obj, header)
-        objects += obj
-    benv["BSP_OBJECTS"] = objects
-    benv["LINKER_SCRIPT"] = script
-    benv["BOARD_DIR"] = bdir  # per board, placement and toolchain: objects never mix
-    envs[board.build_name] = benv
-    return benv
-
-
-# -- IREE runtime --------------------------------------------------------------------------
-
-
-def _host_tools(env) -> Path:
-    """IREE's host tools, built once per IREE pin and host configuration into the cache."""
-    fetcher = env.GetFetcher()
-    src = fetcher.path("iree")
-    key = iree_build.host_tools_key(env["LOCK"].input("iree").key())
-    final = fetcher.located(Path(env["CACHE_DIR"]) / "tools" / f"iree-host-tools-{key}")
-    log = Path(env["CACHE_DIR"]) / "logs" / f"{final.name}.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-
-    def build(tmp: Path) -> None:
-        print("building IREE host tools (iree-flatcc-cli, iree-c-embed-data)...")
-        iree_build.build_host_tools(src, tmp, log_path=log)
-
-    ensure_dir(final, build)
-    return final / "tools"
-
-
-def _runtime_dir(benv) -> str:
-    return layout.runtime_dir(benv["BOARD_SPEC"], benv["PROFILE"], benv["TOOLCHAIN_KIND"])
-
-
-def _build_runtime(target, source, env):
-    try:
-        build_dir = Path(env.Dir(_runtime_dir(env)).abspath)
-        iree_build.build_runtime(
-            env.GetFetcher().path("iree"), build_dir, env["TOOLCHAIN"], _host_tools(env),
-            profile=env["PROFILE"], cflags=env["BOARD_SPEC"].compile_flags(),
-            log_path=build_dir.with_suffix(".log"))
-        shutil.copyfile(build_dir / "compile_commands.json", build_dir / RUNTIME_DB)
-    except (iree_build.IreeBuildError, FetchError) as err:
-        build_error(err)  # the message names the failing command, its log and the log's tail
-
-
-def iree_runtime(env, board: Board) -> list:
-    """The runtime libraries for this board's flags and PROFILE, in link order.  Boards with
-    the same flags (and placements of one board) share one runtime build."""
-    benv = _board_env(env, board)
-    if "IREE_RUNTIME" not in benv:
-        rdir = layout.runtime_dir(board, env["PROFILE"], env["TOOLCHAIN_KIND"])
-        shared = services.of(env).runtimes
-        if rdir not in shared:
-            libs = iree_build.load_config()["target"]["libraries"]
-            # What the runtime depends on, beyond its configuration files.
-            key = "\n".join([env["LOCK"].input("iree").key(), benv.ToolchainKey(),
-                             env["PROFILE"], *board.compile_flags()])
-            nodes = benv.Command(
-                [*(f"{rdir}/{lib}" for lib in libs), f"{rdir}/{RUNTIME_DB}"],
-                [benv.Value(key), str(iree_build.CONFIG_FILE),
-                 str(iree_build.TOOLCHAIN_TEMPLATE)],
-                short_action(_build_runtime, "RUNTIME"))
-            shared[rdir], services.of(env).runtime_dbs[rdir] = nodes[:-1], nodes[-1]
-        benv["IREE_RUNTIME"] = shared[rdir]
-    return benv["IREE_RUNTIME"]
-
 
 def _runtime_compile_env(benv):
     """The board environment plus what code including IREE headers needs."""
-    rdir = Path(benv.Dir(_runtime_dir(benv)).path)  # relative: the same in every clone
+    rdir = Path(benv.Dir(benv.RuntimeDir()).path)  # relative: the same in every clone
     runtime = iree_build.runtime_layout(benv.GetFetcher().path("iree"), rdir, benv["PROFILE"])
     renv = benv.Clone()
     for inc in runtime.include_dirs:  # -isystem: IREE's headers are not ours to warn about
@@ -245,7 +137,7 @@ def _model_data(target, source, env):
 def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
                 harts: int | None = None, model_arg: str = "") -> Image:
     """The image of `model`; `model_arg` is MODEL as the user gave it (default: its name)."""
-    benv = _board_env(env, board)
+    benv = env.BoardEnv(board)
     harts = int(env.get("HARTS") or 1) if harts is None else harts
     try:
         size = model.resolve_size(size)
@@ -259,7 +151,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     if runtime == "none":
         objects = _plain_c_objects(benv, model, size, idir, harts)
     else:
-        libs = iree_runtime(env, board)
+        libs = env.IreeRuntime(board)
         benv["SOFTFLOAT_OBJECTS"] = env.SoftFloatObjects(benv)
         objects = [*_iree_objects(benv, model, size, idir, libs, harts), *libs]
     # The soft-float objects define __addsf3 & co. before libgcc is searched.
@@ -388,16 +280,15 @@ def generate(env) -> None:
     env.Tool("ireerv_mlir_import")  # importers' MLIR
     env.Tool("ireerv_tflite")  # TFLite models
     env.AddMethod(model_image, "ModelImage")
-    env.AddMethod(iree_runtime, "IreeRuntime")
     env.AddMethod(_iree_compile_path, "IreeCompilePath")
-    env.AddMethod(_board_env, "BoardEnv")
+    env.Tool("ireerv_board")  # each board's cross environment and BSP
     env.Tool("ireerv_softfloat")
+    env.Tool("ireerv_runtime")  # IREE's bare-metal runtime for each board's flags
     targets.declare(
         env,
         Target("image", "build the ELF image of MODEL for BOARD, with .hex, .map and .dis "
                "(default)", "build", lambda env, request: request.image.outputs),
-        Target("runtime", "build IREE's host tools and the bare-metal runtime", "inputs",
-               lambda env, request: env.IreeRuntime(request.placed_board)))
+    )
 
 
 def exists(env) -> bool:

@@ -167,6 +167,7 @@ def softfloat_bench_target(env):
 
 
 def generate(env) -> None:
+    env.Tool("ireerv_board")  # env.BoardEnv
     env.AddMethod(softfloat_objects, "SoftFloatObjects")
     env.AddMethod(softfloat_check, "SoftFloatCheck")
     env.AddMethod(softfloat_bench_target, "SoftFloatBench")
