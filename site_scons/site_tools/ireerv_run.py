@@ -190,9 +190,10 @@ def _report(env, image, verdict) -> None:
         if not env["_STRICT"]:  # the bench shows the failure in its table
             print(f"FAILED: {'; '.join(verdict.problems)}")
             return
+        suspect = framework.suspect(image.model) if framework and framework.suspect else None
         raise SCons.Errors.BuildError(
             errstr=f"{image.model.name} on {image.board.name} FAILED: "
-            + "; ".join(verdict.problems))
+            + "; ".join(verdict.problems) + (f" (in {suspect})" if suspect else ""))
     against = framework.label(image.model) if framework else "the host reference"
     print(f"PASS: {sum(o.size for o in parsed.outputs)} output elements match {against} "
           f"({_rule(image.model).describe()})")

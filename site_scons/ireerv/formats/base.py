@@ -141,6 +141,8 @@ class FrameworkReference:
     # What a model's reference is, when it is not always `name`, and the files it reads.
     describe: Callable[[Model], str] | None = None
     files: Callable[[Model], list[Path]] | None = None
+    # Where a wrong result must come from, when the model says (its only layer).
+    suspect: Callable[[Model], str | None] | None = None
 
     def label(self, model: Model) -> str:
         return self.describe(model) if self.describe else self.name

@@ -105,6 +105,11 @@ def _files(model: Model) -> list[Path]:
     return [model.given, *(onnx_test_data.files(data) if data else [])]
 
 
+def _one_node(model: Model) -> str | None:
+    """The node of a model that has only one: a wrong result comes from it."""
+    return onnx_diagnose.node(model.given, "")
+
+
 def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
     return onnx_diagnose.explain("iree-compile", onnx_file, diagnostics, kept)
 
@@ -112,4 +117,4 @@ def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
 FORMAT = ModelFormat(
     "onnx", claims, load_onnx, import_step="OnnxImport",
     reference=FrameworkReference("ONNX Runtime", onnx_reference.runtime_identity, _reference,
-                                 _describe, _files), explain=_explain)
+                                 _describe, _files, _one_node), explain=_explain)
