@@ -137,8 +137,10 @@ def markdown(data: Mapping[str, Any]) -> str:
     out += ["", f"- Published figures: {ref['source']}; other hardware, for scale only: "
             + "; ".join(f"{r['task']} {r['inferences_per_second']} inferences/s, about "
                         f"{r['cycles']:,} cycles" for r in ref["results"]) + ".",
-            "- Per inference: the runner's later call (cycles on cluster4, instructions on "
-            "qemu-virt). RAM: initialised data + bss (stack included, reserved heap not).",
+            "- Per inference: the runner's later call ("
+            + ", ".join(f"{unit} on {board}" for board, unit in
+                        {r["board"]: r["unit"] for r in data["rows"]}.items())
+            + "). RAM: initialised data + bss (stack included, reserved heap not).",
             "- soft-float: share of the inference spent in the f32 routines (instruction "
             "profile); ×: ours / published.", ""]
     return "\n".join(out)

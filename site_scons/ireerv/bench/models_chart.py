@@ -23,6 +23,13 @@ def _bars(data: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:
     return bars
 
 
+def _legend(data: Mapping[str, Any]) -> str:
+    """Which colour is which board's count, from the rows themselves."""
+    names = {"cycles": "blue", "instructions": "orange"}
+    boards = {r["unit"]: r["board"] for r in data["rows"]}
+    return "; ".join(f"{names.get(unit, unit)}: {board} {unit}" for unit, board in boards.items())
+
+
 def render_svg(data: Mapping[str, Any]) -> str:
     check_schema(data)
     bars = _bars(data)
@@ -39,8 +46,8 @@ def render_svg(data: Mapping[str, Any]) -> str:
            f'font-family="sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
            svg_text(LEFT, 22, "Models: one inference (log scale)", weight="bold", size=14),
-           svg_text(LEFT, 40, "blue: cluster4 cycles; orange: qemu-virt instructions; grey: "
-                    "published cycles, other hardware", size=11)]
+           svg_text(LEFT, 40, f"{_legend(data)}; grey: published cycles, other hardware",
+                    size=11)]
     for exp in range(lo, hi + 1):
         x = x_of(10**exp)
         out.append(f'<line x1="{x:.1f}" y1="{TOP - 6}" x2="{x:.1f}" '
