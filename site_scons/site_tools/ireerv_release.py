@@ -22,7 +22,7 @@ from ireerv import targets
 from ireerv.image import iree_build
 from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
-from ireerv.release import digests, release
+from ireerv.release import digests, explain, release
 from ireerv.targets import Target
 from ireerv.util.files import sha256_file
 
@@ -145,9 +145,12 @@ def _release_check(target, source, env):
     theirs = tree / "dist" / ours.name
     problems = release.compare_trees(ours, theirs)
     if problems:
+        names = [p.split(":")[0] for p in problems if "only in" not in p]
+        report = work / "diffoscope.txt"
+        shown = explain.diffoscope(ours, theirs, names, report)
         raise SCons.Errors.BuildError(
             errstr=f"release-check: outputs differ (fresh build kept in {work}):\n  "
-            + "\n  ".join(problems))
+            + "\n  ".join(problems) + f"\ndiffoscope ({report}):\n{shown}")
     count = sum(1 for p in ours.iterdir() if p.is_file())
     print(f"release-check: {count} files identical byte for byte "
           f"({ours.relative_to(PROJECT_ROOT)} vs. a fresh build at another path)")
