@@ -15,7 +15,8 @@ from ireerv import boards, formats, targets
 from ireerv.boards import Board
 
 TOOLS = ("ireerv_setup", "ireerv_image", "ireerv_run", "ireerv_size", "ireerv_profile",
-         "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release", "ireerv_ide")
+         "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release", "ireerv_ide",
+         "ireerv_debug")
 
 
 def _stop(err: Exception):

@@ -10,6 +10,7 @@ A kind module provides:
   traced(settings, trace_file) -> Settings   a run that traces hart 0's instructions
   trace_instructions(trace_file) -> iterator of (pc, cost)   read that trace
   TRACE_SOURCE               what the trace is, for a profile's readers
+  debug_command(settings, simulator, elf, port) -> command   stopped, a GDB stub on the port
 A new kind is one module added to KINDS below.
 """
 
@@ -92,6 +93,12 @@ def trace_instructions(settings: Settings, trace_file: Path):
     return kind(settings.kind).trace_instructions(trace_file)
 
 
+def debug_command(settings: Settings, simulator: Path, elf: Path, port: int) -> list[str]:
+    """The simulator stopped at reset with a GDB stub on 127.0.0.1:port (SimulationError
+    saying why when the kind has none)."""
+    return kind(settings.kind).debug_command(settings, simulator, elf, port)
+
+
 def trace_source(settings: Settings) -> str:
     """What the trace is, for a profile's readers."""
     return kind(settings.kind).TRACE_SOURCE
@@ -99,7 +106,7 @@ def trace_source(settings: Settings) -> str:
 
 __all__ = ["KINDS", "Image", "RunResult", "Settings", "SettingsError", "SimulationError",
            "identity", "kind", "parse_settings", "prepare", "progress_unit", "run",
-           "run_on_board", "trace_instructions", "trace_source", "traced"]
+           "run_on_board", "trace_instructions", "trace_source", "traced", "debug_command"]
 
 
 def run_on_board(board: Any, *, elf: Path, hex_file: Path | None = None,

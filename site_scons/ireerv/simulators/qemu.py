@@ -39,6 +39,13 @@ def traced(settings: base.Settings, trace_file: Path) -> base.Settings:
 
 def trace_instructions(trace_file: Path):
     return traces.qemu_instructions(trace_file)
+
+
+def debug_command(settings: base.Settings, simulator: Path, elf: Path, port: int) -> list[str]:
+    """QEMU stopped before the first instruction, its GDB stub on 127.0.0.1:port."""
+    return [*command(simulator, settings.args, elf), "-S", "-gdb", f"tcp:127.0.0.1:{port}"]
+
+
 _SIGINT_REPORT = f"terminating on signal {int(signal.SIGINT)}"
 
 

@@ -34,6 +34,15 @@ def traced(settings: base.Settings, trace_file: Path) -> base.Settings:
 def trace_instructions(trace_file: Path):
     return traces.cluster_instructions(trace_file)
 
+
+def debug_command(settings: base.Settings, simulator: Path, elf: Path, port: int) -> list[str]:
+    """The testbench exposes no debug interface: the cores' debug module is not wired to a
+    JTAG or remote-bitbang port, so no debugger can attach."""
+    raise base.SimulationError(
+        "the cluster testbench has no debug interface (the cores' debug module reaches no "
+        "JTAG or remote-bitbang port); debug the same model on qemu-virt (BOARD=qemu-virt), "
+        "or see cycle by cycle what core 0 ran with `scons profile`")
+
 # The cluster testbench's own lines (tb/tb_top_verilator.sv and Verilator).
 _TB_SUCCESS = "[TB] CLUSTER EXIT SUCCESS"
 _TB_FAILURE = re.compile(r"CLUSTER EXIT FAILURE: (-?\d+)")
