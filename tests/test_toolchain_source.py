@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from bare_metal import MATMUL_C, ImageBuilder, matmul_expected, matmul_inputs_header
 from conftest import needs_qemu, require_input
+from scons_helpers import copy_project, scons
 
 from ireerv import boards, simulators
 from ireerv.inputs import toolchain_build
@@ -109,3 +110,20 @@ def test_build_folders_are_mapped_for_c_and_assembly(tmp_path: Path) -> None:
                      f"-Wa,--debug-prefix-map={tmp_path}=/toolchain",
                      f"-ffile-prefix-map={tmp_path}/.build=/b",
                      f"-Wa,--debug-prefix-map={tmp_path}/.build=/b"]
+
+
+@pytest.mark.upstream
+def test_switching_toolchains_shares_no_object(source_toolchain: Toolchain, tmp_path: Path,
+                                               fetcher: Fetcher) -> None:
+    """Each toolchain's objects live in their own folders: after a source-toolchain build, a
+    Debian-toolchain image links only objects the Debian compiler made."""
+    require_input(fetcher, "rvfplib")
+    tree = copy_project(tmp_path / "src")
+    args = ("image", "MODEL=matmul", "RUNTIME=none", "BOARD=qemu-virt")
+    scons(tree, *args, "TOOLCHAIN=source")
+    scons(tree, *args, "TOOLCHAIN=debian")
+    source_map = (tree / "build/qemu-virt/matmul-4-c-source/image.map").read_text()
+    debian_map = (tree / "build/qemu-virt/matmul-4-c/image.map").read_text()
+    assert "build/qemu-virt-source/softfloat/rvfplib/fmaf.o" in source_map
+    assert "build/qemu-virt/softfloat/rvfplib/fmaf.o" in debian_map
+    assert "-source/" not in debian_map
