@@ -22,7 +22,7 @@ from ireerv import targets
 from ireerv.image import iree_build
 from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
-from ireerv.release import digests, explain, release
+from ireerv.release import digests, explain, release, sbom
 from ireerv.targets import Target
 from ireerv.util.files import sha256_file
 
@@ -107,11 +107,43 @@ def _write_release(target, source, env):
     data["configuration"] = image.key.config()
     data["toolchain"] = toolchain_build.manifest(env.GetFetcher(), env["TOOLCHAIN_KIND"])
     release.write_json(out / "manifest.json", data)
-    release.write_checksums(out, [*outputs, "manifest.json"])
+    _write_sbom(env, image, out, outputs, data)
+    release.write_checksums(out, [*outputs, "manifest.json", SBOM, LICENCES])
     marker = "" if data["release"] else " (NOT a release: uncommitted changes)"
     print(f"release: {out.relative_to(PROJECT_ROOT)}{marker}")
     for name in sorted(p.name for p in out.iterdir()):
         print(f"  {name}")
+
+
+SBOM, LICENCES = "sbom.cdx.json", "licences.md"
+
+
+def _linked_licences(env, report: dict) -> dict[str, str]:
+    """Size-report component -> the licence of the input it comes from."""
+    lock, source = env["LOCK"], env["TOOLCHAIN_KIND"] == "source"
+    names = lock.toolchain.source if source else {"gcc": "gcc", "picolibc": "picolibc"}
+    gcc, libc = lock.input(names["gcc"]).license, lock.input(names["picolibc"]).license
+    soft = lock.input("rvfplib").license if env["SOFTFLOAT"].startswith("rvfplib") else gcc
+    return {c["name"]: (lock.input("iree").license if c["name"].startswith("iree/") else
+                        {"libc": libc, "libgcc": gcc, "soft-float": soft}.get(c["name"], ""))
+            for c in report["components"]}
+
+
+def _write_sbom(env, image, out: Path, outputs: dict, manifest: dict) -> None:
+    """The bill of materials and the licence report, both reproducible."""
+    lock = env["LOCK"]
+    report = json.loads((out / "size-report.json").read_text())
+    inputs = [sbom.input_component(inp, PROJECT_ROOT) for inp in lock.inputs.values()]
+    linked = sbom.linked_components(report["components"], _linked_licences(env, report))
+    meta = {"name": out.name, "version": manifest["version"],
+            "source_date_epoch": manifest["source"]["source_date_epoch"]}
+    try:
+        text = sbom.document(release=meta, inputs=inputs, python=sbom.python_components(),
+                             linked=linked, outputs=outputs)
+    except sbom.SbomError as err:
+        raise SCons.Errors.BuildError(errstr=f"release: {err}") from None
+    (out / SBOM).write_text(text)
+    (out / LICENCES).write_text(sbom.licence_report(inputs, linked))
 
 
 def release_target(env, image):

@@ -29,10 +29,11 @@ _INCLUDE_BAD = re.compile(r"[\\*?\[\]!#\s]")
 
 # kind -> (required fields, optional fields)
 _FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "git": (("url", "commit"), ("tag", "submodules", "exclude", "include", "patches")),
-    "archive": (("url", "sha256"), ("strip", "patches")),
-    "deb": (("package", "version", "sha256"), ("patches",)),
-    "wheel": (("package", "version", "files"), ("patches",)),
+    "git": (("url", "commit"), ("tag", "submodules", "exclude", "include", "patches",
+                                "license")),
+    "archive": (("url", "sha256"), ("strip", "patches", "license")),
+    "deb": (("package", "version", "sha256"), ("patches", "license")),
+    "wheel": (("package", "version", "files"), ("patches", "license")),
 }
 
 
@@ -69,6 +70,7 @@ class Input:
     # (path, key of the submodule input), filled by load_lock: a submodule's pin is
     # part of the superproject's tree.
     submodule_keys: tuple[tuple[str, str], ...] = ()
+    license: str = ""  # SPDX expression, for the release's bill of materials (not in the pin)
 
     def pin(self) -> dict[str, Any]:
         """What determines the unpacked tree (not where it is fetched from)."""
@@ -234,6 +236,8 @@ def _parse_input(path: Path, name: str, data: Any) -> Input:
     if kind == "wheel":
         fields["files"] = _wheel_files(t, fields["version"])
     fields["patches"] = _patches(path, name, t)
+    if "license" in t.data:
+        fields["license"] = t.string("license")
     return Input(**fields)
 
 
