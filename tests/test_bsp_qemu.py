@@ -24,7 +24,7 @@ from ireerv.simulators.qemu import run_qemu
 TESTS = Path(__file__).resolve().parent
 CHECK_C = TESTS / "bsp" / "bsp_check.c"
 MODES = {"checks": 1, "exit": 2, "abort": 3, "trap": 4, "silent": 5, "hang": 6, "stack": 7,
-         "wake": 8, "barrier-timeout": 9}
+         "wake": 8, "barrier-timeout": 9, "memory": 10}
 
 # --------------------------------------------------------------------------- building
 
@@ -339,3 +339,17 @@ def test_string_functions(builder: ImageBuilder, qemu: boards.Board) -> None:
     result = run_qemu(elf, args=qemu.simulator.args, timeout=120)
     assert result.passed, result.output
     assert "STRING CHECKS OK" in result.output
+
+
+@needs_qemu
+def test_high_water_marks_of_stack_and_heap(builder: ImageBuilder, qemu: boards.Board) -> None:
+    """A 6,000-byte frame and 50,000 bytes of heap given back: the marks see both."""
+    elf, _ = check_image(builder, qemu, "memory")
+    result = run_qemu(elf, args=qemu.simulator.args, timeout=60)
+    assert result.passed, result.output
+    lines = dict(ln.split(" ", 2)[1:] for ln in result.program_output.splitlines()
+                 if ln.startswith("MEMORY"))
+    before, peak = map(int, lines["heap"].split())
+    assert peak - before >= 50_000  # the peak, though the break went back down
+    used = int(lines["stack"].split()[0])
+    assert 6_000 <= used < 6_000 + 1024  # the frame, printf's own and main's

@@ -47,7 +47,7 @@ def test_images_of_several_harts_build_apart() -> None:
 
 
 def _record(size: int, harts_: int, cycles: int, passed: bool = True) -> dict:
-    return {"schema": "ireerv-run/1", "model": "matmul", "board": "cluster4", "size": size,
+    return {"schema": "ireerv-run/2", "model": "matmul", "board": "cluster4", "size": size,
             "runtime": "iree", "passed": passed, "reason": "passed" if passed else "failed",
             "detail": "", "seconds": 1.0, "call_cycles": [cycles + 600, cycles],
             "harts": harts_, "workgroups": ["4x1x1"] if harts_ > 1 else [],

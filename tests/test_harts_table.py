@@ -18,7 +18,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 def _record(model: str, size: int | None, runtime: str, harts_: int, cycles: int,
             passed: bool = True) -> dict:
     team = harts_ > 1 and runtime == "iree"
-    return {"schema": "ireerv-run/1", "model": model, "board": "cluster4", "size": size,
+    return {"schema": "ireerv-run/2", "model": model, "board": "cluster4", "size": size,
             "runtime": runtime, "passed": passed, "reason": "passed" if passed else "failed",
             "detail": "", "seconds": 1.0, "call_cycles": [cycles + 600, cycles],
             "harts": harts_, "workgroups": ["16x1x1"] if team else [],

@@ -22,9 +22,16 @@ def _size(data: int, heap: int = 0) -> dict:
     return {"totals": {"code": 50_000, "data": data}, "sections": sections}
 
 
+MEMORY = {"heap_peak": 12_340, "largest_allocation": 4096, "stacks": [10_660],
+          "regions": [{"region": "shared", "size": 1 << 26, "static": 87_508, "stack": 0,
+                       "heap": 0, "peak": 87_508},
+                      {"region": "spm0", "size": 1 << 18, "static": 17_356, "stack": 10_660,
+                       "heap": 12_340, "peak": 40_356}]}
+
+
 def _run(calls: list[int], passed: bool = True) -> dict:
     return {"passed": passed, "reason": "passed" if passed else "cycle-limit",
-            "startup_cycles": 40_000, "call_cycles": calls}
+            "startup_cycles": 40_000, "call_cycles": calls, "memory": MEMORY if passed else {}}
 
 
 PROFILE = {"phases": [
@@ -53,6 +60,9 @@ def test_rows() -> None:
     assert (rows[1]["reference_cycles"], rows[1]["ratio"]) == (4_790_000, 2.5)
     assert rows[2]["ram"] == 16_900_000 - 16_777_216 and rows[2]["inference"] is None
     assert not rows[2]["passed"] and rows[2]["reason"] == "cycle-limit"
+    assert (rows[1]["heap_peak"], rows[1]["stack_peak"]) == (12_340, 10_660)
+    assert (rows[1]["peak_region"], rows[1]["peak"]) == ("spm0", 40_356)  # the busiest
+    assert rows[2]["peak"] is None
 
 
 def test_markdown_and_chart() -> None:

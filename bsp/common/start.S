@@ -110,6 +110,15 @@ _start:
     sw      t0, 0(a0)
     addi    a0, a0, 4
     .endr
+    /* The rest of the stack painted, for its high-water mark (bsp_stack_used):
+     * before main, so outside every figure the runner measures. */
+    li      t0, BSP_STACK_PAINT
+    la      a1, __stack_top
+4:  bgeu    a0, a1, 5f
+    sw      t0, 0(a0)
+    addi    a0, a0, 4
+    j       4b
+5:
 
     /* Thread pointer: hart 0 uses the image's own TLS block (errno). */
     la      tp, __tls_base

@@ -64,6 +64,7 @@ extern char __heap_start[];
 extern char __heap_end[];
 
 static char *heap_break = __heap_start;
+static char *heap_peak = __heap_start;
 
 void *sbrk(ptrdiff_t increment) {
   char *old = heap_break;
@@ -71,6 +72,19 @@ void *sbrk(ptrdiff_t increment) {
     errno = ENOMEM;
     return (void *)-1;
   }
+  if (increment < 0 && old > heap_peak) heap_peak = old; /* only a shrink can hide a peak */
   heap_break = old + increment;
   return old;
+}
+
+size_t bsp_heap_peak(void) {
+  const char *peak = heap_peak > heap_break ? heap_peak : heap_break;
+  return (size_t)(peak - __heap_start);
+}
+
+size_t bsp_stack_used(void) {
+  extern uint32_t __stack_top[];
+  const uint32_t *word = __stack_limit + BSP_STACK_GUARD_WORDS;
+  while (word < __stack_top && *word == BSP_STACK_PAINT) ++word;
+  return (size_t)((const char *)__stack_top - (const char *)word);
 }

@@ -14,6 +14,9 @@
 /* Words written at the bottom of hart 0's stack, checked at exit. */
 #define BSP_STACK_GUARD_WORDS 4
 #define BSP_STACK_GUARD 0x5a17c0de
+/* The rest of hart 0's stack is painted with this before main: what was never
+ * overwritten was never used (bsp_stack_used). */
+#define BSP_STACK_PAINT 0xa5a5a5a5
 
 /* Mailbox offsets, shared with start.S. */
 #define BSP_MAILBOX_ENTRY 0
@@ -71,6 +74,12 @@ int bsp_wake_harts(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack
 
 /* bsp_wake_harts() state of hart h: 0 parked, 1 running entry, 2 done. */
 unsigned bsp_hart_state(unsigned hart);
+
+/* High-water marks, read at exit: the bytes of hart 0's stack that were ever
+ * used (its paint overwritten), and the most the heap's break ever was above
+ * the heap's start (sbrk's, so malloc's too). */
+size_t bsp_stack_used(void);
+size_t bsp_heap_peak(void);
 
 /*
  * A barrier of harts 0 .. harts-1 (board.c), for harts woken by

@@ -61,6 +61,9 @@ static size_t class_size(size_t c) {
   return 1024 + (c - 27) * 256;
 }
 
+// The largest block the C library gave (the slow path), for the MEMORY report.
+static size_t largest_from_libc = 0;
+
 static void* free_lists[SMALL_CLASSES];
 static char* chunk_next = NULL;
 static char* chunk_end = NULL;
@@ -166,7 +169,10 @@ static void* new_block(iree_allocator_command_t command, size_t length) {
   } else if (!clear) {
     block = take_uncleared(length);
   }
-  if (!block) return clear ? calloc(1, length) : malloc(length);
+  if (!block) {
+    if (length > largest_from_libc) largest_from_libc = length;
+    return clear ? calloc(1, length) : malloc(length);
+  }
   if (clear) memset(block, 0, length);
   return block;
 }
@@ -245,4 +251,22 @@ static iree_status_t host_ctl(void* self, iree_allocator_command_t command,
 iree_allocator_t runner_host_allocator(void) {
   const iree_allocator_t allocator = {.self = NULL, .ctl = host_ctl};
   return allocator;
+}
+
+// Read after the run, when every block is back: the largest uncleared block,
+// the largest class with a block on its free list (a freed block of each class
+// made), and the C library's largest.  Nothing is counted while the runtime
+// allocates.
+size_t runner_host_largest(void) {
+  size_t largest = largest_from_libc;
+  for (int i = 0; i < uncleared_count; ++i) {
+    if (uncleared[i].size > largest) largest = uncleared[i].size;
+  }
+  for (size_t c = SMALL_CLASSES; c-- > 0;) {
+    if (free_lists[c]) {
+      if (class_size(c) > largest) largest = class_size(c);
+      break;
+    }
+  }
+  return largest;
 }

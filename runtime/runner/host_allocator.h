@@ -10,4 +10,10 @@
 // from per-size free lists and large MALLOC blocks uncleared.
 iree_allocator_t runner_host_allocator(void);
 
+// The largest block it made for the runtime (IREE's largest transient
+// allocation, the device's arena blocks and buffers included; a request under
+// 4 KiB counts as its size class, at most a quarter larger).  Call it after
+// the runtime has freed its blocks.
+size_t runner_host_largest(void);
+
 #endif  // IREERV_RUNNER_HOST_ALLOCATOR_H_

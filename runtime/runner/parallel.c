@@ -310,8 +310,19 @@ void runner_harts_print_counts(void) {
   fputs(line, stdout);
 }
 
+size_t runner_hart_stack_used(unsigned hart) {
+  // The stacks are in .bss (cleared at start-up) and a stack frame's deepest
+  // word is rarely zero: the lowest non-zero word is the high-water mark.
+  const uint32_t* bottom = (const uint32_t*)(stacks + (hart - 1) * RUNNER_HART_STACK);
+  const uint32_t* top = (const uint32_t*)(stacks + hart * RUNNER_HART_STACK);
+  const uint32_t* word = bottom;
+  while (word < top && *word == 0) ++word;
+  return (size_t)((const char*)top - (const char*)word);
+}
+
 #else  // one hart: IREE's own loop
 
+size_t runner_hart_stack_used(unsigned hart) { return 0; }
 iree_status_t runner_harts_start(void) { return iree_ok_status(); }
 void runner_harts_reset_counts(void) {}
 void runner_harts_print_counts(void) {}

@@ -19,6 +19,9 @@ extern "C" {
 // once, before the first dispatch); a no-op for one hart.
 iree_status_t runner_harts_start(void);
 
+// Bytes of woken hart `hart`'s stack (1 .. RUNNER_HARTS-1) ever used.
+size_t runner_hart_stack_used(unsigned hart);
+
 // Prints "WORKGROUPS <x>x<y>x<z> ..." for the dispatches since the last
 // call to runner_harts_reset_counts(), in order, and "HART_CYCLES <c0> ..."
 // the cycles each hart spent on its shares of them (nothing for one hart).

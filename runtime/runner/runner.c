@@ -13,6 +13,9 @@
 //                             b8, bf16, ...; shape is "4x4" (or "scalar");
 //                             floats print as hex bit patterns (0x3f800000),
 //                             integers as decimal
+//   MEMORY heap_peak <n>      the heap's high-water mark (bytes above its start)
+//   MEMORY largest_allocation <n>   the largest single host allocation
+//   MEMORY stack <hart> <n>   bytes of that hart's stack ever used
 //   STATUS OK | STATUS <error>
 // main returns 0 on success and 1 on any IREE error.  Numbers are formatted
 // here and written with fputs: no printf, so picolibc's integer-only printf
@@ -27,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bsp.h"
 #include "bsp_cycles.h"
 #include "host_allocator.h"
 #include "iree/hal/drivers/local_sync/sync_device.h"
@@ -401,6 +405,29 @@ static void stop(runner_state_t* state) {
   iree_vm_instance_release(state->instance);
 }
 
+// MEMORY lines: high-water marks of the heap and of each hart's stack, and the
+// largest single allocation; read after the run, outside every figure.
+static void out_memory(const char* what, int64_t index, uint64_t bytes) {
+  out_str("MEMORY ");
+  out_str(what);
+  out_str(" ");
+  if (index >= 0) {
+    out_i64(index);
+    out_str(" ");
+  }
+  out_u64(bytes);
+  out_end_line();
+}
+
+static void print_memory(void) {
+  out_memory("heap_peak", -1, bsp_heap_peak());
+  out_memory("largest_allocation", -1, runner_host_largest());
+  out_memory("stack", 0, bsp_stack_used());
+  for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
+    out_memory("stack", (int64_t)h, runner_hart_stack_used(h));
+  }
+}
+
 int main(void) {
   const uint64_t t_begin = bsp_cycles();
   runner_state_t state;
@@ -408,6 +435,7 @@ int main(void) {
   state.host_allocator = runner_host_allocator();
   iree_status_t status = run(&state, t_begin);
   stop(&state);
+  print_memory();
 
   if (iree_status_is_ok(status)) {
     out_str("STATUS OK");

@@ -21,7 +21,7 @@ from ireerv.formats.base import FrameworkReference
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD
-from ireerv.run import check, reference
+from ireerv.run import check, memory, reference
 from ireerv.run.record import RunRecord
 from ireerv.simulators.base import INTERRUPTED, Image, SimulationError
 from ireerv.targets import Target
@@ -158,9 +158,25 @@ def _run_and_check(target, source, env):
         for note in [*origin_notes, *image.model.demoted, *notes]:
             print(f"converted: {note}")
     verdict = check.judge(result, expected, _rule(image.model), why_not)
+    peaks = _memory(env, image, verdict.parsed)
     # Also on failure: the record says what failed (no later build trusts a failed target).
-    RunRecord.of(image, verdict, result).write(Path(str(target[0])))
+    RunRecord.of(image, verdict, result, peaks).write(Path(str(target[0])))
     _report(env, image, verdict)
+
+
+def _memory(env, image, parsed) -> list[memory.RegionPeak]:
+    """The run's peak memory per region, said in one line (and FIT=1: what it needs)."""
+    if parsed is None or not parsed.memory:
+        return []
+    from ireerv.size.analysis import analyze
+
+    regions = analyze(Path(image.elf.abspath), regions=image.board.memory).to_json()["regions"]
+    peaks = memory.regions_at_peak(regions, image.board.placement, parsed.memory,
+                                   parsed.stacks[0] if parsed.stacks else 0)
+    print(f"memory: {memory.describe(peaks, parsed.memory)}")
+    if env.get("FIT"):
+        print(memory.fit(peaks))
+    return peaks
 
 
 def _framework(model) -> FrameworkReference | None:

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bsp.h"
 
@@ -218,6 +219,25 @@ static int run_barrier_timeout(void) {
 }
 #endif
 
+#if CHECK_MODE == 10
+/* Known use of the stack and the heap, for their high-water marks. */
+__attribute__((noinline)) static unsigned deep(void) {
+  volatile unsigned char frame[6000];
+  for (unsigned i = 0; i < sizeof(frame); i += 64) frame[i] = (unsigned char)i;
+  return frame[64];
+}
+
+static int run_memory(void) {
+  const size_t before = bsp_heap_peak();
+  void *big = sbrk(50000);
+  sbrk(-50000); /* given back: the peak stays */
+  unsigned sum = deep();
+  printf("MEMORY heap %u %u\n", (unsigned)before, (unsigned)bsp_heap_peak());
+  printf("MEMORY stack %u %u\n", (unsigned)bsp_stack_used(), sum + (big != 0));
+  return 0;
+}
+#endif
+
 int main(void) {
 #if CHECK_MODE == 1
   return run_checks();
@@ -244,5 +264,7 @@ int main(void) {
   return run_wake();
 #elif CHECK_MODE == 9
   return run_barrier_timeout();
+#elif CHECK_MODE == 10
+  return run_memory();
 #endif
 }

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA = "ireerv-models-bench/1"
+SCHEMA = "ireerv-models-bench/2"  # 2: the measured memory peaks
 PLAN_FILE = Path(__file__).with_name("models.toml")
 HEAP_SECTION = ".heap"  # a reserved heap is room, not what the image needs
 SOFT_FLOAT = "soft-float"  # the profile's component of the f32 routines
@@ -80,7 +80,7 @@ class Measured:
     board: str
     placement: str
     unit: str
-    run: Mapping[str, Any]  # its run record (ireerv-run/1)
+    run: Mapping[str, Any]  # its run record (ireerv-run/2)
     size_report: Mapping[str, Any]
     profile: Mapping[str, Any] | None = None
 
@@ -98,7 +98,19 @@ def row(m: Measured, reference: Mapping[str, Any]) -> dict[str, Any]:
         "soft_float_share": _soft_float_share(m.profile),
         "reference_cycles": ref,
         "ratio": round(inference / ref, 3) if ref and inference else None,
+        **_memory(m.run.get("memory") or {}),
     }
+
+
+def _memory(memory: Mapping[str, Any]) -> dict[str, Any]:
+    """The run's measured peaks: the heap's, hart 0's stack, and the busiest data region."""
+    regions = [r for r in memory.get("regions", []) if r["stack"] or r["heap"]]
+    busiest = max(regions, key=lambda r: r["peak"] / r["size"], default=None)
+    return {"heap_peak": memory.get("heap_peak"),
+            "stack_peak": (memory.get("stacks") or [None])[0],
+            "peak_region": busiest["region"] if busiest else None,
+            "peak": busiest["peak"] if busiest else None,
+            "peak_region_size": busiest["size"] if busiest else None}
 
 
 def table(measured: Iterable[Measured], reference: Mapping[str, Any]) -> dict[str, Any]:
@@ -112,6 +124,12 @@ def check_schema(data: Mapping[str, Any]) -> None:
                               f"expected {SCHEMA!r})")
 
 
+def _peak(r: Mapping[str, Any]) -> str:
+    if r.get("peak") is None:
+        return "—"
+    return f"{r['peak_region']}: {r['peak']:,} of {r['peak_region_size']:,}"
+
+
 def _num(value: int | float | None) -> str:
     return "—" if value is None else f"{value:,}"
 
@@ -120,8 +138,9 @@ def markdown(data: Mapping[str, Any]) -> str:
     check_schema(data)
     out = ["# Bench: models", "",
            "| model | board | placement | per inference | start-up | code + data | RAM | "
-           "soft-float | verdict | published (other hardware) |",
-           "|---|---|---|---:|---:|---:|---:|---:|---|---:|"]
+           "heap peak | stack peak | data at peak | soft-float | verdict | "
+           "published (other hardware) |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|"]
     for r in data["rows"]:
         share = "—" if r["soft_float_share"] is None else f"{r['soft_float_share']:.1f} %"
         published = ("—" if r["reference_cycles"] is None else
@@ -131,7 +150,8 @@ def markdown(data: Mapping[str, Any]) -> str:
         out.append(
             f"| {r['model']} | {r['board']} | {r['placement']} | "
             f"{inference} | {_num(r['startup'])} | "
-            f"{_num(r['code_and_data'])} | {_num(r['ram'])} | {share} | "
+            f"{_num(r['code_and_data'])} | {_num(r['ram'])} | {_num(r.get('heap_peak'))} | "
+            f"{_num(r.get('stack_peak'))} | {_peak(r)} | {share} | "
             f"{'pass' if r['passed'] else 'FAIL: ' + r['reason']} | {published} |")
     ref = data["reference"]
     out += ["", f"- Published figures: {ref['source']}; other hardware, for scale only: "
@@ -140,7 +160,10 @@ def markdown(data: Mapping[str, Any]) -> str:
             "- Per inference: the runner's later call ("
             + ", ".join(f"{unit} on {board}" for board, unit in
                         {r["board"]: r["unit"] for r in data["rows"]}.items())
-            + "). RAM: initialised data + bss (stack included, reserved heap not).",
+            + "). RAM: initialised data + bss (stack included, reserved heap not). Heap and "
+            "stack peak: high-water marks measured in the run; data at peak: the data region "
+            "at the run's peak (its constants, data and bss, the stack used and the heap's peak) "
+            "against its size.",
             "- soft-float: share of the inference spent in the f32 routines (instruction "
             "profile); ×: ours / published.", ""]
     return "\n".join(out)

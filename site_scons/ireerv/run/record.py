@@ -12,7 +12,9 @@ failed run (it then says what failed); read by the bench.
      "reason": "passed" | "failed" | "timeout" | "cycle-limit" | "crash", "detail": str,
      "seconds": float,
      "startup_cycles": int | null, "input_cycles": int | null, "call_cycles": [int],
-     "worst": str}
+     "worst": str,
+     "memory": {"heap_peak": int, "largest_allocation": int, "stacks": [int] (per hart),
+                "regions": [{"region", "size", "static", "stack", "heap", "peak"}]}}
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ireerv.run.runner_output import RunnerOutput
 from ireerv.simulators.base import RunResult
 from ireerv.util.files import atomic_write
 
-SCHEMA = "ireerv-run/1"
+SCHEMA = "ireerv-run/2"  # 2: "memory"
 
 
 class RecordError(ValueError):
@@ -52,9 +54,11 @@ class RunRecord:
     harts: int = 1  # harts sharing each dispatch (HARTS)
     workgroups: list[str] = field(default_factory=list)
     hart_cycles: list[int] = field(default_factory=list)
+    memory: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, image: Any, verdict: Verdict, result: RunResult) -> RunRecord:
+    def of(cls, image: Any, verdict: Verdict, result: RunResult,
+           peaks: list[Any] = ()) -> RunRecord:
         """The record of one run of `image` (anything with model, board, size, runtime)."""
         parsed = verdict.parsed or RunnerOutput()
         return cls(model=image.model.name, board=image.board.name, size=image.size,
@@ -63,7 +67,9 @@ class RunRecord:
                    problems=list(verdict.problems), startup_cycles=parsed.startup_cycles,
                    input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles),
                    worst=verdict.worst, harts=getattr(image, "harts", 1),
-                   workgroups=list(parsed.workgroups), hart_cycles=list(parsed.hart_cycles))
+                   workgroups=list(parsed.workgroups), hart_cycles=list(parsed.hart_cycles),
+                   memory={**parsed.memory, "stacks": list(parsed.stacks),
+                           "regions": [p.to_json() for p in peaks]} if parsed.memory else {})
 
     def to_json(self) -> dict[str, Any]:
         return {"schema": SCHEMA, **asdict(self)}

@@ -24,6 +24,9 @@ class RunnerOutput:
     status: str | None = None
     workgroups: list[str] = field(default_factory=list)  # per dispatch of the last call: "8x1x1"
     hart_cycles: list[int] = field(default_factory=list)  # per hart: cycles on its shares
+    # MEMORY lines: "heap_peak", "largest_allocation" (bytes), and each hart's stack used.
+    memory: dict[str, int] = field(default_factory=dict)
+    stacks: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -34,6 +37,7 @@ _OUTPUT_LINE = re.compile(r"OUTPUT (\d+) ([a-z]+)(\d+) (scalar|\d+(?:x\d+)*):(.*
 _CYCLES_LINE = re.compile(r"CYCLES (startup|inputs|call \d+) (\d+)\Z")
 _WORKGROUPS_LINE = re.compile(r"WORKGROUPS((?: \d+x\d+x\d+)*)\Z")
 _HART_CYCLES_LINE = re.compile(r"HART_CYCLES((?: \d+)+)\Z")
+_MEMORY_LINE = re.compile(r"MEMORY (\w+)(?: (\d+))? (\d+)\Z")
 
 
 def _output_dtype(kind: str, bits: int) -> tuple[np.dtype, bool]:
@@ -82,6 +86,12 @@ def parse_runner_output(text: str) -> RunnerOutput:
             result.workgroups = match.group(1).split()
         elif match := _HART_CYCLES_LINE.match(line):
             result.hart_cycles = [int(c) for c in match.group(1).split()]
+        elif match := _MEMORY_LINE.match(line):
+            what, index, count = match.group(1), match.group(2), int(match.group(3))
+            if what == "stack" and index is not None:
+                result.stacks.append(count)
+            else:
+                result.memory[what] = count
         elif line.startswith("STATUS "):
             result.status = line[len("STATUS ") :]
     return result

@@ -1,0 +1,81 @@
+"""Peak memory of a run, per region of the board: what the image places there (its
+constants, data and bss, from the ELF) plus the high-water marks the runner measured
+(the heap's and hart 0's stack), against the region's size.
+
+Answers what users of other stacks find by trial and error: how much memory a model
+needs, and (FIT=1) the smallest region and heap it runs in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# Sections that reserve memory rather than fill it: their use is what the run measured.
+RESERVED = (".stack", ".heap")
+ROUND = 256  # FIT's sizes are rounded up to this many bytes
+
+
+@dataclass(frozen=True)
+class RegionPeak:
+    name: str
+    size: int
+    static: int  # constants, data and bss placed here
+    stack: int  # hart 0's stack used, when its stack is here
+    stack_reserved: int
+    heap: int  # the heap's high-water mark, when the heap is here
+
+    @property
+    def peak(self) -> int:
+        return self.static + self.stack + self.heap
+
+    def to_json(self) -> dict[str, int | str]:
+        return {"region": self.name, "size": self.size, "static": self.static,
+                "stack": self.stack, "heap": self.heap, "peak": self.peak}
+
+
+def regions_at_peak(report_regions: list[Mapping[str, Any]], placement: Any,
+                    measured: Mapping[str, int], stack_used: int) -> list[RegionPeak]:
+    """Each region that holds data: its static part and the measured peaks placed in it."""
+    out = []
+    for region in report_regions:
+        static = sum(p["size"] for p in region["placements"]
+                     if p["as"] == "vma" and p["section"] not in RESERVED)
+        stack = stack_used if placement.stack == region["name"] else 0
+        heap = measured.get("heap_peak", 0) if placement.heap == region["name"] else 0
+        if static or stack or heap:
+            reserved = placement.stack_size if placement.stack == region["name"] else 0
+            out.append(RegionPeak(region["name"], region["length"], static, stack, reserved,
+                                  heap))
+    return out
+
+
+def describe(peaks: list[RegionPeak], measured: Mapping[str, int]) -> str:
+    """One line: `spm0: 61,204 of 262,144 bytes at peak (...)` per region."""
+    parts = []
+    for r in peaks:
+        detail = [f"static {r.static:,}"]
+        if r.stack_reserved:
+            detail.append(f"stack {r.stack:,} of {r.stack_reserved:,}")
+        if r.heap:
+            detail.append(f"heap {r.heap:,}")
+        parts.append(f"{r.name}: {r.peak:,} of {r.size:,} bytes at peak ({', '.join(detail)})")
+    largest = measured.get("largest_allocation")
+    tail = f"; largest allocation {largest:,} bytes" if largest else ""
+    return "; ".join(parts) + tail
+
+
+def fit(peaks: list[RegionPeak]) -> str:
+    """The smallest region sizes, stack and heap the run fits in (measured, rounded up)."""
+    def up(n: int) -> int:
+        return -(-n // ROUND) * ROUND
+
+    parts = []
+    for r in peaks:
+        parts.append(f"{r.name} {up(r.peak):,} bytes")
+        if r.stack_reserved:
+            parts.append(f"stack_size {up(r.stack):,}")
+        if r.heap:
+            parts.append(f"heap_size {up(r.heap):,}")
+    return "fit: the run needs " + ", ".join(parts) + f" (each rounded up to {ROUND} bytes)"

@@ -1,0 +1,57 @@
+"""Peak memory of a run: the runner's high-water marks and the image's static data, per
+region of the board, in the run's report and its record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import needs_qemu
+from scons_helpers import scons
+
+from ireerv.boards import load_board
+from ireerv.run import memory
+
+NEEDS_INPUTS = ("iree", "flatcc", "iree-compiler")  # for the `tree` fixture (conftest.py)
+# 64 KiB in, 64 KiB out: the runner's two largest buffers.
+COPY = """func.func @twice(%a: tensor<65536xi8>) -> tensor<65536xi8> {
+  %r = arith.addi %a, %a : tensor<65536xi8>
+  return %r : tensor<65536xi8>
+}
+"""
+
+
+def test_peaks_per_region() -> None:
+    placement = load_board("cluster4").placement
+    regions = [{"name": "shared", "length": 1 << 26, "placements": [
+                   {"section": ".text", "size": 80_000, "as": "vma"},
+                   {"section": ".rodata", "size": 7_000, "as": "lma"}]},
+               {"name": "spm0", "length": 1 << 18, "placements": [
+                   {"section": ".stack", "size": 32_768, "as": "vma"},
+                   {"section": ".rodata", "size": 7_000, "as": "vma"},
+                   {"section": ".bss", "size": 9_000, "as": "vma"}]}]
+    peaks = memory.regions_at_peak(regions, placement, {"heap_peak": 12_000}, 10_000)
+    assert [(p.name, p.static, p.stack, p.heap, p.peak) for p in peaks] == [
+        ("shared", 80_000, 0, 0, 80_000), ("spm0", 16_000, 10_000, 12_000, 38_000)]
+    said = memory.describe(peaks, {"largest_allocation": 4096})
+    assert "spm0: 38,000 of 262,144 bytes at peak (static 16,000, stack 10,000 of 32,768, " \
+           "heap 12,000)" in said and said.endswith("largest allocation 4,096 bytes")
+    assert memory.fit(peaks).startswith("fit: the run needs shared 80,128 bytes, spm0 38,144 "
+                                        "bytes, stack_size 10,240, heap_size 12,032")
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_a_run_reports_the_peaks_its_buffers_make(tree: Path, tmp_path: Path) -> None:
+    model = tmp_path / "twice.mlir"
+    model.write_text(COPY)
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt", "FIT=1").stdout
+    assert "memory: rom: " in out and "ram: " in out and "fit: the run needs" in out, out
+    record = json.loads((tree / "build/qemu-virt/twice/run.json").read_text())
+    mem = record["schema"] == "ireerv-run/2" and record["memory"]
+    assert 65_536 < mem["largest_allocation"] < 65_536 + 512  # one buffer and IREE's header
+    assert 2 * 65_536 <= mem["heap_peak"] < 2 * 65_536 + 64 * 1024  # both, and the runtime's
+    assert 0 < mem["stacks"][0] < 65_536
+    ram = next(r for r in mem["regions"] if r["region"] == "ram")
+    assert ram["peak"] == ram["static"] + ram["stack"] + ram["heap"]
