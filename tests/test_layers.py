@@ -42,11 +42,21 @@ def test_the_first_differing_layer_is_named(tree: Path, tmp_path: Path) -> None:
     assert "2 of 3 layer outputs differ" in out  # the Relu after it too; the Add not
 
 
-def test_tflite_models_are_refused_plainly(tree: Path, tmp_path: Path) -> None:
+@pytest.mark.upstream
+@needs_qemu
+def test_tflite_layers_are_checked_against_litert(tree: Path, tmp_path: Path) -> None:
     g = Graph()
-    x, y = g.tensor("x", (1, 4)), g.tensor("y", (1, 4))
-    g.op("RELU", [x], [y])
-    path = save(g, tmp_path / "relu.tflite", [x], [y])
-    proc = scons(tree, "layer-check", f"MODEL={path}", "BOARD=qemu-virt", check=False)
+    x, a, y = g.tensor("x", (1, 8)), g.tensor("twice", (1, 8)), g.tensor("y", (1, 8))
+    g.op("ADD", [x, x], [a], activation="NONE")
+    g.op("ADD", [a, a], [y], activation="NONE")
+    folder = tmp_path / "two"
+    folder.mkdir()
+    save(g, folder / "model.tflite", [x], [y])
+    out = scons(tree, "layer-check", f"MODEL={folder}", "BOARD=qemu-virt").stdout
+    assert "layer check: all 2 layer outputs match" in out, out
+
+
+def test_mlir_models_are_refused_plainly(tree: Path) -> None:
+    proc = scons(tree, "layer-check", "MODEL=matmul", check=False)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "the layer check takes ONNX models" in proc.stderr
+    assert "matmul is a mlir model; the layer check takes ONNX and TFLite models" in proc.stderr

@@ -1,8 +1,9 @@
-"""scons layer-check: which layer of an ONNX model differs from ONNX Runtime.
+"""scons layer-check: which layer of an ONNX or TFLite model differs from the framework's
+runtime (ONNX Runtime, LiteRT).
 
-The model is copied with every node's output a graph output (ireerv.formats.onnx_layers),
+The model is copied with every layer's output a graph output (ireerv.formats.layers),
 built and run on the board like the model itself, and each output is checked, in the
-graph's order, against ONNX Runtime's intermediate tensor with the model's own rule.
+graph's order, against the framework's intermediate tensor with the model's own rule.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import SCons.Action
 import SCons.Errors
 
 from ireerv import formats, simulators, targets
-from ireerv.formats import onnx_layers
+from ireerv.formats import layers
 from ireerv.paths import BUILD
 from ireerv.run import check
 from ireerv.run.runner_output import RunnerOutputError, parse_runner_output
@@ -44,20 +45,19 @@ def _check_layers(target, source, env):
     rule = check.Rule(atol=model.tolerance, rtol=model.rtol, int_step=1)
     problems = [(check.compare([g], [w], rule) or [None])[0] for g, w in zip(outputs, wanted,
                                                                               strict=True)]
-    worst = [onnx_layers.largest_difference(g, w) for g, w in zip(outputs, wanted, strict=True)]
-    line = onnx_layers.first_difference(onnx_layers.layers(folder), problems, worst)
+    worst = [layers.largest_difference(g, w) for g, w in zip(outputs, wanted, strict=True)]
+    line = layers.first_difference(layers.layers(folder), problems, worst)
     Path(str(target[0])).write_text(json.dumps({"report": line, "problems": problems}) + "\n")
     print(line)
 
 
 def layer_check(env, request):
     model = request.model
-    if model.format != "onnx":
-        raise SCons.Errors.StopError(
-            f"layer-check: {model.name} is a {model.format} model; the layer check takes "
-            "ONNX models (TFLite's intermediate tensors are not compared yet)")
     folder = Path(env.Dir(f"{BUILD}/layers/{model.name}-layers").abspath)
-    onnx_layers.expose(model, folder)  # reading the model: no longer than loading it
+    try:
+        layers.expose(model, folder)  # reading the model: no longer than loading it
+    except formats.ModelError as err:
+        raise SCons.Errors.StopError(str(err)) from None
     exposed = formats.load_model(str(folder))
     image = env.ModelImage(request.placed_board, exposed, None, "iree")
     node = env.Command(f"{image.dir}/layers.json", [image.elf, image.hex],
@@ -70,8 +70,9 @@ def layer_check(env, request):
 def generate(env) -> None:
     env.Tool("ireerv_run")  # images and their simulators
     targets.declare(env, Target(
-        "layer-check", "which layer of an ONNX MODEL differs: every node's output on the "
-        "device against ONNX Runtime's, in the graph's order", "measure", layer_check))
+        "layer-check", "which layer of an ONNX or TFLite MODEL differs: every layer's output "
+        "on the device against the framework's, in the graph's order", "measure",
+        layer_check))
 
 
 def exists(env) -> bool:

@@ -1,6 +1,7 @@
-"""Which layer of an ONNX model differs: the model with every node's output made a graph
-output, built and run like the model itself, each output checked against ONNX Runtime's
-intermediate tensor in the graph's order (scons layer-check).
+"""Which layer of a model differs: the model copied with every layer's output made an
+output of the graph, built and run like the model itself, each output checked against the
+framework's own intermediate tensor in the graph's order (scons layer-check).  ONNX files
+are rewritten with `onnx`, TFLite files with LiteRT's flatbuffer schema (its object API).
 
 The copy gets a model.toml whose inputs are the original run's, value for value, so
 both runs see the same numbers.
@@ -28,8 +29,21 @@ class Layer:
 
 
 def expose(model: Model, folder: Path) -> list[Layer]:
-    """Write `folder`/model.onnx (every node output a graph output, the original outputs
-    first) and its model.toml; the layers, in output order."""
+    """Write the copy into `folder` (model.onnx or model.tflite, and model.toml); the
+    layers, in the copy's output order."""
+    writers = {"onnx": _expose_onnx, "tflite": _expose_tflite}
+    if model.format not in writers:
+        raise ModelError(f"layer-check: {model.name} is a {model.format} model; the layer "
+                         "check takes ONNX and TFLite models")
+    folder.mkdir(parents=True, exist_ok=True)
+    layers_ = writers[model.format](model, folder)
+    _write_toml(model, folder / "model.toml")
+    (folder / "layers.json").write_text(json.dumps([vars(layer) for layer in layers_]) + "\n")
+    return layers_
+
+
+def _expose_onnx(model: Model, folder: Path) -> list[Layer]:
+    """Every node output a graph output, the original outputs first."""
     import onnx
     from onnx import shape_inference
 
@@ -49,11 +63,38 @@ def expose(model: Model, folder: Path) -> list[Layer]:
             original.graph.output.append(vi)
             listed.add(out)
             layers.append(Layer(out, node.name or out, node.op_type, i))
-    folder.mkdir(parents=True, exist_ok=True)
     onnx.save(original, str(folder / "model.onnx"))
-    _write_toml(model, folder / "model.toml")
-    (folder / "layers.json").write_text(json.dumps([vars(layer) for layer in layers]) + "\n")
     return layers
+
+
+def _expose_tflite(model: Model, folder: Path) -> list[Layer]:
+    """Every operator's output a subgraph output, the original outputs first."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as schema
+
+    raw = model.given.read_bytes()
+    tree = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(raw, 0))
+    graph = tree.subgraphs[0]
+    names = {v: k for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
+    made_by = {int(out): (i, op) for i, op in enumerate(graph.operators) for out in op.outputs}
+    outputs = [int(o) for o in graph.outputs]
+    for out in sorted(made_by, key=lambda t: made_by[t][0]):
+        if out not in outputs:
+            outputs.append(out)
+    graph.outputs = outputs
+
+    def layer(tensor: int) -> Layer:
+        index, op = made_by[tensor]
+        code = tree.operatorCodes[op.opcodeIndex]
+        kind = names.get(max(code.builtinCode, code.deprecatedBuiltinCode), "CUSTOM")
+        name = graph.tensors[tensor].name
+        name = name.decode() if isinstance(name, bytes) else str(name)
+        return Layer(name, f"{kind}#{index}", kind, index)
+
+    builder = flatbuffers.Builder(len(raw) + 1024)
+    builder.Finish(tree.Pack(builder), file_identifier=b"TFL3")
+    (folder / "model.tflite").write_bytes(bytes(builder.Output()))
+    return [layer(t) for t in outputs if t in made_by]
 
 
 def _write_toml(model: Model, toml: Path) -> None:
