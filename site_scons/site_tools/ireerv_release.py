@@ -124,9 +124,14 @@ def _linked_licences(env, report: dict) -> dict[str, str]:
     names = lock.toolchain.source if source else {"gcc": "gcc", "picolibc": "picolibc"}
     gcc, libc = lock.input(names["gcc"]).license, lock.input(names["picolibc"]).license
     soft = lock.input("rvfplib").license if env["SOFTFLOAT"].startswith("rvfplib") else gcc
-    return {c["name"]: (lock.input("iree").license if c["name"].startswith("iree/") else
-                        {"libc": libc, "libgcc": gcc, "soft-float": soft}.get(c["name"], ""))
-            for c in report["components"]}
+    def licence(name: str) -> str:
+        if name.startswith("iree/"):
+            return lock.input("iree").license
+        if name.startswith("libgcc"):  # libgcc and its own soft-float routines
+            return gcc
+        return {"libc": libc, "soft-float": soft}.get(name, "")
+
+    return {c["name"]: licence(c["name"]) for c in report["components"]}
 
 
 def _write_sbom(env, image, out: Path, outputs: dict, manifest: dict) -> None:
