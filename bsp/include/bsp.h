@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "bsp_cycles.h"
+#include "bsp_memory.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,11 +76,6 @@ int bsp_wake_harts(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack
 /* bsp_wake_harts() state of hart h: 0 parked, 1 running entry, 2 done. */
 unsigned bsp_hart_state(unsigned hart);
 
-/* High-water marks, read at exit: the bytes of hart 0's stack that were ever
- * used (its paint overwritten), and the most the heap's break ever was above
- * the heap's start (sbrk's, so malloc's too). */
-size_t bsp_stack_used(void);
-size_t bsp_heap_peak(void);
 
 /*
  * A barrier of harts 0 .. harts-1 (board.c), for harts woken by

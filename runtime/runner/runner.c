@@ -1,7 +1,7 @@
 // Generic runner: calls one function of a vm-c module on a local-sync device
 // with statically linked kernels, and prints results and cycle counts.  The
 // model comes from the generated `runner_model` (runner.h); cycle counts from
-// the board's `bsp_cycles()` (bsp_cycles.h).
+// the board's `bsp_cycles()` (bsp_cycles.h) and memory marks (bsp_memory.h).
 //
 // Output lines (all integers in decimal unless noted):
 //   CYCLES startup <n>        from entering main: VM instance, device, HAL and
@@ -30,8 +30,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bsp.h"
 #include "bsp_cycles.h"
+#include "bsp_memory.h"
 #include "host_allocator.h"
 #include "iree/hal/drivers/local_sync/sync_device.h"
 #include "iree/hal/local/loaders/static_library_loader.h"
