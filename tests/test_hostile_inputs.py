@@ -6,12 +6,13 @@ builders); the SCons runs are real builds of a private copy of the project.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import need_module, require_input
-from scons_helpers import scons
+from scons_helpers import copy_project, scons
 from tflite_builder import Graph, save
 
 from ireerv.formats import load_model, onnx_import, tflite_reader
@@ -231,3 +232,29 @@ def test_fifty_megabytes_of_weights_fail_fast_with_honest_advice(
     header = tree / "build/cluster4/big/model_module.h"
     assert header.stat().st_size < 1 << 20  # the weights are not C text
     assert (tree / "build/cluster4/big/model_rodata.bin").stat().st_size == weights.nbytes
+
+
+# -- releases ------------------------------------------------------------------------------
+
+def test_release_digests_refuse_any_other_configuration(tree: Path, toolchain) -> None:
+    digests = (tree / "release-digests.toml").read_bytes()
+    for arg in ("HARTS=4", "SHAPES=dynamic", "SOFTFLOAT=libgcc", "PLACEMENT=large", "REPEAT=5"):
+        said = refused(tree, "release-digests", arg, "ALLOW_DIRTY=1")
+        assert f"the digests cover the reference release only; run it without {arg}" in said
+    assert (tree / "release-digests.toml").read_bytes() == digests
+
+
+def test_release_check_rebuilds_the_same_configuration(tmp_path: Path, toolchain) -> None:
+    """A plain C release with REPEAT=5 and a relative MODEL path: the fresh build gets both."""
+    tree = copy_project(tmp_path / "src")
+    mine = tree.parent / "mine"
+    mine.mkdir()
+    for name in ("model.mlir", "model.toml", "plain.c"):
+        (mine / name).write_bytes((tree / "models/matmul" / name).read_bytes())
+    who = ["-c", "user.name=t", "-c", "user.email=t@t"]
+    for step in (["add", "-A"], [*who, "commit", "-qm", "t", "--allow-empty"]):
+        subprocess.run(["git", "-C", str(tree), *step], check=True)
+    out = scons(tree, "release-check", "MODEL=../mine", "RUNTIME=none", "BOARD=qemu-virt",
+                "REPEAT=5").stdout
+    assert "files identical byte for byte (dist/mine-4-c-r5-qemu-virt-" in out, out
+    assert "this one has MODEL=../mine" in out and "REPEAT=5" in out
