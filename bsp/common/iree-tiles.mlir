@@ -110,12 +110,39 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
+  // Pointwise layers of rank 4 ((rows, columns, channels, k): a 1x1 convolution that
+  // IREE keeps as a 4-loop contraction): the same 2x4 int8 register tile as above, over
+  // the columns and the output channels.
+  transform.named_sequence @match_i8_pointwise(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c4 = transform.param.constant 4 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %rank, %c4 : !transform.param<i64>
+      transform.match.structured.dim %s[0, 1, 2] {parallel} : !transform.any_op
+      transform.match.structured.dim %s[3] {reduction} : !transform.any_op
+      transform.match.structured.body %s {contraction = ["arith.muli", "arith.addi"]}
+          : !transform.any_op
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 64, 0],
+                                                  vector_common_parallel = [1, 2, 4, 0],
+                                                  vector_reduction = [0, 0, 0, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUDoubleTilingExpert, {enable_loop_peeling}>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
   transform.named_sequence @__kernel_config(%variant_op: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %res = transform.foreach_match in %variant_op
         @match_f32_matmul_rows -> @apply_op_config,
         @match_f32_matmul -> @apply_op_config,
-        @match_i8_matmul -> @apply_op_config
+        @match_i8_matmul -> @apply_op_config,
+        @match_i8_pointwise -> @apply_op_config
       : (!transform.any_op) -> !transform.any_op
     transform.yield %res : !transform.any_op
   }
