@@ -93,19 +93,14 @@ def test_files_that_are_not_utf8_are_named(tree: Path, tmp_path: Path) -> None:
     assert "model.toml: not UTF-8 text" in refused(tree, "image", f"MODEL={folder}")
 
 
-def test_a_placement_no_board_has_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("line", "message"), [
+    ('placement = "lage"\n', "no board has a placement 'lage'; did you mean 'large'\\?"),
+    ("tolerance = inf\n", "key 'tolerance': must be a finite number >= 0, not inf"),
+])
+def test_a_bad_model_toml_value_is_refused(tmp_path: Path, line: str, message: str) -> None:
     folder = tmp_path / "m"
-    relu_onnx(folder / "model.onnx", [1, 4], dims='placement = "lage"\n')
-    with pytest.raises(ModelError, match="no board has a placement 'lage'; did you mean "
-                                         "'large'\\?"):
-        load_model(str(folder))
-
-
-def test_an_infinite_tolerance_is_refused(tmp_path: Path) -> None:
-    folder = tmp_path / "m"
-    relu_onnx(folder / "model.onnx", [1, 4], dims="tolerance = inf\n")
-    with pytest.raises(ModelError, match="key 'tolerance': must be a finite number >= 0, "
-                                         "not inf"):
+    relu_onnx(folder / "model.onnx", [1, 4], dims=line)
+    with pytest.raises(ModelError, match=message):
         load_model(str(folder))
 
 
