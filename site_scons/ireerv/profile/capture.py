@@ -3,7 +3,6 @@ profile document."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +62,3 @@ def summary(doc: dict[str, Any], top: int = 3) -> dict[str, Any]:
         }
     return out
 
-
-def phase_names(doc: dict[str, Any]) -> Sequence[str]:
-    return [p["name"] for p in doc["phases"]]
