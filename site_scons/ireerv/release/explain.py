@@ -28,8 +28,9 @@ def diffoscope(ours: Path, theirs: Path, names: list[str], report: Path) -> str:
             parts.append(f"{name}: diffoscope did not finish in {TIMEOUT} s\n")
             continue
         parts.append(proc.stdout or proc.stderr)
-    report.write_text("".join(parts))
-    lines = report.read_text().splitlines()
+    text = "".join(parts)
+    report.write_text(text)
+    lines = text.splitlines()
     more = f"\n  ... ({len(lines) - SHOWN_LINES} more lines in {report})" \
         if len(lines) > SHOWN_LINES else ""
     return "\n".join(f"  {line}" for line in lines[:SHOWN_LINES]) + more
