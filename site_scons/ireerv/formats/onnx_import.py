@@ -186,6 +186,8 @@ def prepare(path: Path, dims: dict[str, int]):
             raise OnnxError(f"{path}: cannot raise opset {_opset(model)} to {TARGET_OPSET}: "
                             f"{' '.join(str(err).split())[:300]}") from None
     onnx_legacy.initializers_as_inputs(model)  # the converter adds some (Pad's pads)
+    for node in model.graph.node:  # the importer names each node's ops after the node
+        node.name = node.name or node.output[0]
     try:
         model = shape_inference.infer_shapes(model, strict_mode=True)
         onnx.checker.check_model(model)
@@ -223,6 +225,24 @@ def function_name(path: Path) -> str:
     return entry_name(_load(path).graph.name)
 
 
+# IREE's importer (its own argument parsing and loading), its MLIR printed with each op's
+# location: the importer names them after the ONNX nodes, which the per-layer profile reads.
+IMPORTER = "import_onnx"
+_IMPORT_WITH_LOCATIONS = """
+import sys
+from iree.compiler.tools.import_onnx import __main__ as tool
+args = tool.parse_arguments(sys.argv[1:])
+info = tool.onnx_importer.ModelInfo(tool.load_onnx_model(args))
+module = info.create_module(context=tool.Context()).operation
+tool.onnx_importer.NodeImporter.define_function(info.main_graph, module).import_all()
+module.verify()
+with open(args.output_file, "w") as out:
+    # An empty name (a nameless node in a subgraph) breaks iree-compile's consteval.
+    text = module.get_asm(enable_debug_info=True, assume_verified=True)
+    print(text.replace('loc("")', "loc(unknown)"), file=out)
+"""
+
+
 def outputs(mlir: Path) -> tuple[Path, Path, Path]:
     """What one import writes: the lowered MLIR, the prepared .onnx, the importer's MLIR."""
     return mlir, mlir.with_suffix(".onnx"), mlir.with_suffix(".torch.mlir")
@@ -255,10 +275,11 @@ def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
     try:
         onnx.save(prepare(source.path, dict(source.dims)), str(tmp[1]))
         env = {"PYTHONPATH": str(compiler_wheel)}
-        _run([sys.executable, "-m", "iree.compiler.tools.import_onnx", str(tmp[1]),
-              "-o", str(tmp[2])], "IREE's ONNX importer", source.path, env)
+        _run([sys.executable, "-c", _IMPORT_WITH_LOCATIONS, str(tmp[1]), "-o", str(tmp[2])],
+             "IREE's ONNX importer", source.path, env)
         iree_opt = compiler_wheel / "iree" / "compiler" / "_mlir_libs" / "iree-opt"
-        _run([str(iree_opt), f"--pass-pipeline={LOWERING}", str(tmp[2]), "-o", str(tmp[0])],
+        _run([str(iree_opt), f"--pass-pipeline={LOWERING}", "--mlir-print-debuginfo",
+              str(tmp[2]), "-o", str(tmp[0])],
              "the lowering to linalg (iree-opt)", source.path)
         for part, final in zip(tmp, outputs(mlir), strict=True):
             part.replace(final)
@@ -270,8 +291,12 @@ def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
 def crash(cmd: list[str], returncode: int, diagnostics: str) -> str:
     """What to say when a tool was killed by a signal: the tool, the signal, the operator
     it was working on if its diagnostics name one."""
-    module = cmd[1:2] == ["-m"]  # a Python tool: named by its module
-    tool = cmd[2].rsplit(".", 1)[-1] if module else Path(cmd[0]).name
+    if cmd[1:2] == ["-c"]:  # the importer, run from its own functions
+        tool = IMPORTER
+    elif cmd[1:2] == ["-m"]:  # a Python tool: named by its module
+        tool = cmd[2].rsplit(".", 1)[-1]
+    else:
+        tool = Path(cmd[0]).name
     try:
         name = signal.Signals(-returncode).name
     except ValueError:

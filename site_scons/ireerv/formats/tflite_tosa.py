@@ -389,12 +389,12 @@ def translate(graph: TfliteGraph, function: str = "main") -> str:
     for n, index in enumerate(graph.inputs):
         ctx.values[index] = f"%arg{n}"
     for op in graph.operators:
+        ctx.w.location = output = graph.tensors[op.outputs[0]].name
         try:
             TRANSLATIONS[op.name](ctx, op)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
-            raise TfliteError(f"{graph.path}: {op.name} (output "
-                              f"{graph.tensors[op.outputs[0]].name!r}) cannot be translated: "
-                              f"{type(err).__name__}: {err}") from None
+            raise TfliteError(f"{graph.path}: {op.name} (output {output!r}) cannot be "
+                              f"translated: {type(err).__name__}: {err}") from None
     args = [ctx.typ(i) for i in graph.inputs]
     results = [ctx.typ(i) for i in graph.outputs]
     return module(function, args, results, ctx.w.lines, [ctx.value(i) for i in graph.outputs])

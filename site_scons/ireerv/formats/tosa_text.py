@@ -55,6 +55,9 @@ class Writer:
         self._count = 0
         self._splats: dict[tuple[str, str], str] = {}  # constants written, by value
         self._types: dict[str, str] = {}  # the type of each constant
+        # The TFLite operator being written (its output tensor's name): each op carries it
+        # as its MLIR location, so a dispatch can be traced back to the layers in it.
+        self.location = ""
 
     def fresh(self) -> str:
         self._count += 1
@@ -66,8 +69,13 @@ class Writer:
         name = self.fresh()
         attr = f" {{{attrs}}}" if attrs else ""
         self.lines.append(f"    {name} = tosa.{text} {', '.join(operands)}{attr} : "
-                          f"({', '.join(types)}) -> {result}")
+                          f"({', '.join(types)}) -> {result}{self._loc()}")
         return name
+
+    def _loc(self) -> str:
+        if not self.location:
+            return ""
+        return ' loc("' + self.location.replace("\\", "\\\\").replace('"', '\\"') + '")'
 
     def const(self, array: np.ndarray) -> str:
         """A tosa.const of `array` (splats shared, others as raw little-endian hex)."""
