@@ -55,6 +55,7 @@ class Image:
     runtime_libs: list = field(default_factory=list)  # IREE runtime archives, link order
     harts: int = 1  # harts sharing each dispatch (HARTS)
     key: ImageKey | None = None  # its configuration, from which its folders are named
+    mlir: object = None  # the MLIR iree-compile takes (None for plain C)
 
     @property
     def outputs(self) -> list:
@@ -148,12 +149,14 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     key = layout.image_key(env, board, model, size, runtime, harts, model_arg)
     idir = key.build_dir()
     libs: list = []
+    mlir = None
     if runtime == "none":
         objects = _plain_c_objects(benv, model, size, idir, harts)
     else:
         libs = env.IreeRuntime(board)
         benv["SOFTFLOAT_OBJECTS"] = env.SoftFloatObjects(benv)
-        objects = [*_iree_objects(benv, model, size, idir, libs, harts), *libs]
+        objects, mlir = _iree_objects(benv, model, size, idir, libs, harts)
+        objects += libs
     # The soft-float objects define __addsf3 & co. before libgcc is searched.
     objects += env.SoftFloatObjects(benv)
     elf, map_file = benv.Program(f"{idir}/image.elf", [*objects, *benv["BSP_OBJECTS"]],
@@ -164,11 +167,12 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
     flags = iree_compile.flags(board, harts) if runtime == "iree" else []
     return Image(board, model, size, runtime, idir, benv, elf, map_file, hex_file, dis,
-                 iree_flags=flags, runtime_libs=list(libs), harts=harts, key=key)
+                 iree_flags=flags, runtime_libs=list(libs), harts=harts, key=key, mlir=mlir)
 
 
 def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
-                  harts: int) -> list:
+                  harts: int) -> tuple[list, object]:
+    """The image's objects from IREE, and the MLIR they are compiled from."""
     try:
         renv = _runtime_compile_env(benv)
     except FetchError as err:
@@ -206,7 +210,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         obj = oenv.Object(f"{idir}/{name}.o", src)
         renv.Depends(obj, [runtime_libs, module_h, kernel_h, blob, *extra])
         objects += obj
-    return [*objects, kernel_o]
+    return [*objects, kernel_o], mlir
 
 
 def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:

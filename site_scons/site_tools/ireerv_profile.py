@@ -2,7 +2,8 @@
 
 Adds env.Profile(image): runs the image with tracing on (QEMU's execution log, or the
 cluster model's +pctrace hook), prints start-up and the last call, and writes
-profile.json, profile.txt and profile.svg beside the image.
+profile.json, profile.txt and profile.svg beside the image; for models whose format
+names its layers (ONNX, TFLite), the same call per layer in layers.json, .txt and .svg.
 """
 
 from __future__ import annotations
@@ -15,7 +16,19 @@ import SCons.Action
 import SCons.Errors
 
 from ireerv import targets
-from ireerv.profile import analyze, capture, plot, program, report
+from ireerv.formats import model_format
+from ireerv.formats.base import ModelError
+from ireerv.image import iree_compile
+from ireerv.profile import (
+    analyze,
+    capture,
+    dispatch_map,
+    layers,
+    layers_plot,
+    plot,
+    program,
+    report,
+)
 from ireerv.simulators import traces
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.size.components import rules
@@ -59,9 +72,53 @@ def _profile(target, source, env):
     print(f"profile: {json_path}, {text_path}, {svg_path}")
 
 
+def _dispatch_layers(target, source, env):
+    """Which layers each dispatch holds, from the flow-level IR with locations."""
+    try:
+        ir = iree_compile.flow_ir(env.IreeCompilePath(), env["_FLAGS"], Path(str(source[0])))
+    except iree_compile.CompileError as err:
+        raise SCons.Errors.BuildError(errstr=str(err)) from None
+    mapping = dispatch_map.dispatch_layers(ir)
+    Path(str(target[0])).write_text(json.dumps(mapping, indent=1) + "\n")
+
+
+def _layer_profile(target, source, env):
+    image = env["_IMAGE"]
+    prof = json.loads(Path(str(source[0])).read_text())
+    mapping = json.loads(Path(str(source[1])).read_text())
+    try:
+        table = model_format(image.model.format).layers(image.model)
+    except ModelError as err:
+        raise SCons.Errors.BuildError(errstr=f"per-layer profile: {err}") from None
+    doc = layers.document(prof, report.shown_phases(prof)[-1], mapping, table)
+    text = layers.format_text(doc)
+    json_path, text_path, svg_path = (Path(str(t)) for t in target)
+    json_path.write_text(json.dumps(doc, indent=1) + "\n")
+    text_path.write_text(text + "\n")
+    svg_path.write_text(layers_plot.render_svg(doc))
+    if not env["_QUIET"]:
+        print(text)
+    print(f"profile: {json_path}, {text_path}, {svg_path}")
+
+
+def _per_layer(env, image, profile_json, quiet: bool) -> list:
+    """layers.json/.txt/.svg of an IREE image of a model whose format names its layers."""
+    if image.mlir is None or model_format(image.model.format).layers is None:
+        return []
+    mapping = env.Command(f"{image.dir}/dispatch_layers.json",
+                          [image.mlir, env.Value(" ".join(image.iree_flags))],
+                          SCons.Action.Action(_dispatch_layers, None), _FLAGS=image.iree_flags)
+    env.Depends(mapping, [dispatch_map.__file__,
+                          *map(str, iree_compile.library_files(image.iree_flags))])
+    return env.Command([f"{image.dir}/layers.{ext}" for ext in ("json", "txt", "svg")],
+                       [profile_json, mapping, str(image.model.given)],
+                       SCons.Action.Action(_layer_profile, None), _IMAGE=image, _QUIET=quiet)
+
+
 def profile(env, image, always: bool = True):
-    """The profile of `image`.  always: run it on every request and print it (the
-    `profile` target); otherwise only when the image changed, quietly (the bench)."""
+    """The profile of `image`, and its per-layer profile.  always: run it on every request
+    and print it (the `profile` target); otherwise only when the image changed, quietly
+    (the bench)."""
     targets = [f"{image.dir}/profile.json", f"{image.dir}/profile.txt",
                f"{image.dir}/profile.svg"]
     action = SCons.Action.Action(_profile, None)
@@ -69,7 +126,7 @@ def profile(env, image, always: bool = True):
                        _IMAGE=image, _QUIET=not always)
     if always:
         env.AlwaysBuild(node)  # it prints the profile: asking for it shows it
-    return node
+    return node + _per_layer(env, image, node[0], not always)
 
 
 def generate(env) -> None:

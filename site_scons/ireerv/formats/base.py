@@ -152,6 +152,16 @@ class FrameworkReference:
 
 
 @dataclass(frozen=True)
+class LayerInfo:
+    """One layer of the user's model, as its framework names it (the per-layer profile)."""
+
+    name: str  # the ONNX node's name; a TFLite operator's output tensor's name
+    kind: str  # the operator: Conv, MatMul, CONV_2D, DEPTHWISE_CONV_2D, ...
+    shapes: str  # inputs -> outputs, e.g. "1x49x10x1, 64x10x4x1 -> 1x25x5x64"
+    macs: int  # multiply-accumulates of one inference (0 for layers without any)
+
+
+@dataclass(frozen=True)
 class ModelFormat:
     """One model format: everything the build asks of it."""
 
@@ -167,6 +177,8 @@ class ModelFormat:
     # A compiler failure said in the terms of the user's file: (file, the compiler's
     # diagnostics, the compiler's input kept for a report) -> one line.
     explain: Callable[[Path, str, Path], str] | None = None
+    # The model's layers in graph order, named as the importer names their MLIR locations.
+    layers: Callable[[Model], list[LayerInfo]] | None = None
 
 
 def read_text(path: Path) -> str:

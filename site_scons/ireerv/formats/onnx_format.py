@@ -23,6 +23,7 @@ import numpy as np
 from ireerv.formats import onnx_diagnose, onnx_test_data
 from ireerv.formats.base import FrameworkReference, InputSpec, Model, ModelError, ModelFormat
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
+from ireerv.formats.layer_table import onnx_layers
 from ireerv.formats.onnx_import import OnnxError, function_name, read_source
 from ireerv.formats.schema import MODEL_TYPES, SchemaError, _generator, _Place, _whole
 from ireerv.run import onnx_reference
@@ -117,4 +118,5 @@ def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
 FORMAT = ModelFormat(
     "onnx", claims, load_onnx, import_step="OnnxImport",
     reference=FrameworkReference("ONNX Runtime", onnx_reference.runtime_identity, _reference,
-                                 _describe, _files, _one_node), explain=_explain)
+                                 _describe, _files, _one_node), explain=_explain,
+    layers=lambda model: onnx_layers(model.given))

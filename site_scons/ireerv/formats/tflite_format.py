@@ -36,6 +36,7 @@ from ireerv.formats.base import (
     read_text,
 )
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
+from ireerv.formats.layer_table import tflite_layers
 from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place
 from ireerv.formats.tflite_reader import Tensor, TfliteError, read
 from ireerv.run import tflite_reference
@@ -157,7 +158,8 @@ def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[n
 
 FORMAT = ModelFormat(
     "tflite", claims, load_tflite, import_step="TfliteImport",
-    reference=FrameworkReference("LiteRT", tflite_reference.runtime_identity, _reference))
+    reference=FrameworkReference("LiteRT", tflite_reference.runtime_identity, _reference),
+    layers=lambda model: tflite_layers(model.given))
 
 
 def import_model(tflite_file: Path, mlir: Path) -> None:

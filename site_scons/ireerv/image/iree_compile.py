@@ -112,29 +112,39 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
         raise CompileError(f"iree-compile failed on {mlir}:\n{diagnostics}")
 
 
-def executable_sources(compiler: Path, flag_list: list[str], mlir: Path) -> str:
-    """The dispatches' sources as iree-compile forms them (`--compile-to=executable-sources`):
-    what each entry point reads and writes."""
+def _compile_beside(compiler: Path, flag_list: list[str], mlir: Path,
+                    extra: list[str], output: str = "-") -> subprocess.CompletedProcess[str]:
+    """iree-compile run in the MLIR's folder with `extra` flags; its failure an error."""
     cwd = mlir.parent
     cmd = [str(compiler), SINGLE_THREADED, *(_relative_to(flag, cwd) for flag in flag_list),
-           "--compile-to=executable-sources", mlir.name, "-o", "-"]
+           *extra, mlir.name, "-o", output]
     proc = run_tool(cmd, cwd=cwd)
     if proc.returncode != 0:
         raise CompileError(f"iree-compile failed on {mlir}:\n{proc.stderr.strip()}")
-    return proc.stdout
+    return proc
+
+
+def executable_sources(compiler: Path, flag_list: list[str], mlir: Path) -> str:
+    """The dispatches' sources as iree-compile forms them (`--compile-to=executable-sources`):
+    what each entry point reads and writes."""
+    return _compile_beside(compiler, flag_list, mlir,
+                           ["--compile-to=executable-sources"]).stdout
+
+
+def flow_ir(compiler: Path, flag_list: list[str], mlir: Path) -> str:
+    """The program as dispatch regions (`--compile-to=flow`), each op with its source
+    location written in place: which of the model's layers each dispatch holds."""
+    return _compile_beside(compiler, flag_list, mlir, [
+        "--compile-to=flow", "--mlir-print-debuginfo", "--mlir-print-local-scope",
+        "--mlir-elide-elementsattrs-if-larger=16"]).stdout
 
 
 def distributed_ir(compiler: Path, flag_list: list[str], mlir: Path, after: str) -> str:
     """Each entry point's IR right after the pass `after` (iree-compile's dump): how it is
     distributed over workgroups."""
-    cwd = mlir.parent
-    cmd = [str(compiler), SINGLE_THREADED, *(_relative_to(flag, cwd) for flag in flag_list),
-           "--compile-to=executable-targets", f"--mlir-print-ir-after={after}",
-           mlir.name, "-o", os.devnull]
-    proc = run_tool(cmd, cwd=cwd)
-    if proc.returncode != 0:
-        raise CompileError(f"iree-compile failed on {mlir}:\n{proc.stderr.strip()}")
-    return proc.stderr
+    return _compile_beside(compiler, flag_list, mlir, [
+        "--compile-to=executable-targets", f"--mlir-print-ir-after={after}"],
+        output=os.devnull).stderr
 
 
 def module_name(mlir_text: str) -> str:
