@@ -224,8 +224,8 @@ def test_fifty_megabytes_of_weights_fail_fast_with_honest_advice(
     proc = scons(tree, "image", f"MODEL={folder}", check=False)
     assert proc.returncode == 2 and "Traceback" not in proc.stdout + proc.stderr
     assert re.search(r"the image does not fit region spm0 \(board cluster4, placement "
-                     r"'default'\): 50,\d{3},\d{3} bytes too many; no placement of the board "
-                     r"holds it either", proc.stdout), proc.stdout
+                     r"'default'\): 50,\d{3},\d{3} bytes too many; use placement 'large'",
+                     proc.stdout), proc.stdout
     header = tree / "build/cluster4/big/model_module.h"
     assert header.stat().st_size < 1 << 20  # the weights are not C text
     assert (tree / "build/cluster4/big/model_rodata.bin").stat().st_size == weights.nbytes

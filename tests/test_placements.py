@@ -19,15 +19,25 @@ from ireerv.formats import ModelError, load_model
 CLUSTER_TOML = (BSP_DIR / "cluster4" / "board.toml").read_text()
 
 
-def test_cluster4_large_placement_keeps_data_together() -> None:
+def test_cluster4_large_placement_stages_constants_from_shared_ram() -> None:
     board = boards.load_board("cluster4")
     assert board.placement_name == "default" and board.build_name == "cluster4"
+    assert board.placement.constants is None
     large = board.with_placement("large")
     p = large.placement
-    assert {p.rodata, p.rodata_load, p.data, p.data_load, p.bss, p.stack, p.heap} == {"shared"}
-    assert p.text == "shared" and p.stack_size == board.placement.stack_size
+    assert {p.rodata, p.data, p.bss, p.stack, p.heap} == {"spm0"}
+    assert p.constants == "shared" and p.rodata_load == p.data_load == "shared"
+    assert "--iree-stream-resource-max-allocation-size=1024" in large.iree_compile_flags()
+    assert not any("max-allocation" in f for f in board.iree_compile_flags())
+    assert "#define BSP_STAGED_CONSTANTS 1" in boards.config_header(large)
+    assert "#define BSP_STAGED_CONSTANTS 0" in boards.config_header(board)
+    script = boards.linker_script(large)
+    assert ".constants : ALIGN(64) {" in script and "  } > shared" in script
+    assert "__constants_start = 0;" in boards.linker_script(board)
     assert large.build_name == "cluster4.large" and large.name == "cluster4"
     assert large.with_placement("large") is large
+    shared = board.with_placement("shared").placement
+    assert {shared.rodata, shared.data, shared.bss, shared.stack, shared.heap} == {"shared"}
 
 
 def test_choosing_a_placement() -> None:
@@ -53,6 +63,9 @@ def _board_with(tmp_path: Path, table: str) -> boards.Board:
     ("[placements.default]", r"placement names are C identifiers in lower case, not 'default'"),
     ("[placements.half]\nstack = 'shared'\n[placements.x]",
      r"\[placements.half\]: region spm0 takes all data or none"),
+    ("[placements.c]\nconstants = 'spm0'\nrodata = 'shared'\ndata = 'shared'\n"
+     "bss = 'shared'\nstack = 'shared'\nheap = 'shared'\n[placements.x]",
+     r"\[placements.c\]: constants region spm0 must be preloaded and not exclusive_data"),
 ])
 def test_bad_placements_are_named(tmp_path: Path, table: str, message: str) -> None:
     with pytest.raises(boards.BoardError, match=message):
@@ -70,16 +83,23 @@ def test_overflow_names_the_placement_that_fits() -> None:
     large = overflow.explain("region `shared' overflowed by 4 bytes",
                              board.with_placement("large"))
     assert large is not None and large.endswith("the board has no larger placement")
+    staged = overflow.explain("region `spm0' overflowed by 4 bytes", board.with_placement("large"))
+    assert staged is not None and staged.startswith(
+        "the image does not fit region spm0 (board cluster4, placement 'large'): 4 bytes too "
+        "many (constants in shared, the rest in spm0)")
 
 
 def test_overflow_advises_no_placement_that_does_not_fit_either() -> None:
-    """50 MB of weights: 'large' holds them beside its 16 MiB heap in no 64 MiB."""
+    """70 MB of weights: no placement holds them in 64 MiB of shared RAM; 50 MB fit
+    'large', which keeps only the constants there."""
     board = boards.load_board("cluster4")
-    ld = "ld: region `spm0' overflowed by 50201792 bytes"
+    ld = "ld: region `spm0' overflowed by 70201792 bytes"
     assert overflow.explain(ld, board) == (
         "the image does not fit region spm0 (board cluster4, placement 'default'): "
-        "50,201,792 bytes too many; no placement of the board holds it either (50,431,168 "
+        "70,201,792 bytes too many; no placement of the board holds it either (70,431,168 "
         "bytes of data, beside the stack and heap that placement 'large' reserves)")
+    fifty = overflow.explain("ld: region `spm0' overflowed by 50201792 bytes", board)
+    assert fifty is not None and "use placement 'large'" in fifty
 
 
 def test_model_toml_placement_is_checked(tmp_path: Path) -> None:
@@ -128,8 +148,9 @@ def test_big_model_runs_in_shared_ram_on_the_cluster(tree: Path, tmp_path: Path)
     assert failed.returncode != 0 and "Traceback" not in failed.stdout + failed.stderr
     assert "error: the image does not fit region spm0 (board cluster4, placement 'default')" \
            in failed.stdout and "use placement 'large'" in failed.stdout
-    placed = big_constant_folder(tmp_path / "bigc-large", "large")
+    # One constant larger than the scratchpad: staging cannot hold it, 'shared' runs it.
+    placed = big_constant_folder(tmp_path / "bigc-shared", "shared")
     out = scons(tree, "run", f"MODEL={placed}", "BOARD=cluster4").stdout
-    assert "run: bigc-large on cluster4.large" in out
+    assert "run: bigc-shared on cluster4.shared" in out
     assert "PASS: 1 output elements match ONNX Runtime" in out, out[-2000:]
-    assert (tree / "build/cluster4.large/bigc-large/image.elf").is_file()
+    assert (tree / "build/cluster4.shared/bigc-shared/image.elf").is_file()

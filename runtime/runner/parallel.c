@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "staging.h"
+
 #if RUNNER_HARTS > 1
 
 #include "bsp.h"
@@ -208,6 +210,7 @@ static iree_status_t dispatch(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
   (void)processor_id;
+  IREE_RETURN_IF_ERROR(runner_stage(&dispatch_state));
   if (count_length < COUNT_CAPACITY) {
     counts[count_length][0] = dispatch_state->workgroup_count_x;
     counts[count_length][1] = dispatch_state->workgroup_count_y;
@@ -323,7 +326,10 @@ size_t runner_hart_stack_used(unsigned hart) {
 #else  // one hart: IREE's own loop
 
 size_t runner_hart_stack_used(unsigned hart) { return 0; }
-iree_status_t runner_harts_start(void) { return iree_ok_status(); }
+iree_status_t runner_harts_start(void) {
+  runner_staging_start();
+  return iree_ok_status();
+}
 void runner_harts_reset_counts(void) {}
 void runner_harts_print_counts(void) {}
 

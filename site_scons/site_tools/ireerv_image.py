@@ -37,6 +37,7 @@ RODATA_BLOB = "model_rodata.bin"  # the program's large constants (image/rodata.
 PARALLEL_SOURCE = iree_build.RUNNER_DIR / "parallel.c"
 HART_LOCAL_SOURCE = iree_build.RUNNER_DIR / "hart_local.c"
 HOST_ALLOCATOR_SOURCE = iree_build.RUNNER_DIR / "host_allocator.c"
+STAGING_SOURCE = iree_build.RUNNER_DIR / "staging.c"
 
 
 @dataclass
@@ -199,7 +200,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[("RUNNER_HARTS", harts)])
     sources = [("model_module", module_c), ("model_data", data_c),
                ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
-               ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
+               ("host_allocator", str(HOST_ALLOCATOR_SOURCE)),
+               ("staging", str(STAGING_SOURCE))]
     extra = []
     if harts > 1:
         extra = _hart_local_check(renv, idir, mlir, kernel_o)

@@ -8,6 +8,8 @@
 #define BSP_STACK_SIZE 0x8000
 /* 1: device and shared-memory accesses must complete before the next access */
 #define BSP_IO_BARRIER 1
+/* 1: the model's constants lie apart from the data (__constants_start/_end) */
+#define BSP_STAGED_CONSTANTS 0
 
 /* Memory regions */
 #define BSP_MEM_SHARED_ORIGIN 0x00000000

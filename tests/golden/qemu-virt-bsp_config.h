@@ -8,6 +8,8 @@
 #define BSP_STACK_SIZE 0x10000
 /* 1: device and shared-memory accesses must complete before the next access */
 #define BSP_IO_BARRIER 0
+/* 1: the model's constants lie apart from the data (__constants_start/_end) */
+#define BSP_STAGED_CONSTANTS 0
 
 /* Memory regions */
 #define BSP_MEM_ROM_ORIGIN 0x80000000

@@ -28,6 +28,8 @@ PLACED = ("text", "rodata", "data", "bss", "stack", "heap")
 DATA_PARTS = ("rodata", "data", "bss", "stack", "heap")
 # The name of the [placement] table among a board's placements.
 DEFAULT_PLACEMENT = "default"
+# Bytes up to which small constants share one resource when constants are staged.
+STAGED_RESOURCE = 1024
 # Devices every board must describe; start-up and the C library glue use them.
 REQUIRED_DEVICES = ("console", "exit", "cycles", "wake")
 
@@ -70,6 +72,10 @@ class Placement:
     stack_size: int
     heap_size: int | None  # None: the rest of the heap's region
     boot_address: int | None = None  # fixed reset address of the start-up code
+    # Where the model's packed constants (its weights) go when not with .rodata: a region
+    # the kernels must not read directly, so each dispatch gets staged copies of them
+    # (runtime/runner/staging.c).  None: with .rodata.
+    constants: str | None = None
 
 
 @dataclass(frozen=True)
@@ -170,7 +176,12 @@ class Board:
                 "-Wl,--orphan-handling=error"]
 
     def iree_compile_flags(self, harts: int = 1) -> list[str]:
-        return self.iree.flags(harts)
+        # Staged constants: one resource per constant (small ones share up to
+        # STAGED_RESOURCE bytes), so a dispatch's binding is the weights it reads; packed
+        # into one, every binding would span all of them and nothing could be staged.
+        staged = ([f"--iree-stream-resource-max-allocation-size={STAGED_RESOURCE}"]
+                  if self.placement.constants else [])
+        return [*self.iree.flags(harts), *staged]
 
     def bsp_sources(self) -> list[Path]:
         """Start-up code, C library glue and the board's drivers."""

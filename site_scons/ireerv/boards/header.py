@@ -25,6 +25,8 @@ def config_header(board: Board) -> str:
         f"#define BSP_STACK_SIZE {p.stack_size:#x}",
         "/* 1: device and shared-memory accesses must complete before the next access */",
         f"#define BSP_IO_BARRIER {int(any(r.exclusive_data for r in board.memory))}",
+        "/* 1: the model's constants lie apart from the data (__constants_start/_end) */",
+        f"#define BSP_STAGED_CONSTANTS {int(p.constants is not None)}",
         "",
         "/* Memory regions */",
     ]

@@ -11,6 +11,9 @@ syscalls.c:
   __bss_start, __bss_end            .bss, cleared word-wise
   __tls_base, __tls_size, ...       hart 0's TLS block (picolibc's names)
   __heap_start, __heap_end          the heap; sbrk never goes past the end
+  __constants_start, __constants_end  the model's packed constants when the placement
+                                    keeps them apart from .rodata (else empty): read
+                                    only through staged copies (runtime/runner/staging.c)
   __global_pointer$                 gp, for linker relaxation
 Sections `.bsp.start` (reset entry: at boot_address, else at the text
 region's origin) and `.bsp.trap` (trap entry, 256-byte aligned as
@@ -122,6 +125,26 @@ def _rodata(board: Board) -> list[str]:
         "  __rodata_start = ADDR(.rodata);",
         "  __rodata_end = ADDR(.rodata) + SIZEOF(.rodata);",
         "  __rodata_load = LOADADDR(.rodata);",
+    ]
+
+
+# iree-compile's vm-c module keeps the program's constants (the weights) in arrays named
+# <module>__const, <module>__const_<n>; -fdata-sections gives each its own section.
+CONSTANT_SECTIONS = ".rodata.*__const .rodata.*__const_*"
+
+
+def _constants(board: Board) -> list[str]:
+    p = board.placement
+    if not p.constants:
+        return ["  __constants_start = 0;", "  __constants_end = 0;"]
+    return [
+        "  /* The model's constants, apart from .rodata: loaded in place, never copied. */",
+        "  .constants : ALIGN(64) {",
+        "    __constants_start = .;",
+        f"    *({CONSTANT_SECTIONS})",
+        "    . = ALIGN(4);",
+        "    __constants_end = .;",
+        f"  }} > {p.constants}",
     ]
 
 
@@ -244,6 +267,7 @@ def generate(board: Board) -> str:
         "SECTIONS",
         "{",
         *_text(board),
+        *_constants(board),
         *_stack(board),  # first in its region: an overflow leaves the region
         *_rodata(board),
         *_data(board),

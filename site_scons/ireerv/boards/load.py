@@ -191,7 +191,7 @@ def _parse_memory(table: dict[str, Any]) -> tuple[MemoryRegion, ...]:
 def _parse_placement(table: dict[str, Any], memory: tuple[MemoryRegion, ...]) -> Placement:
     where = "[placement]"
     _check_keys(table, (*PLACED, "rodata_load", "data_load", "stack_size", "heap_size",
-                        "boot_address"), where)
+                        "boot_address", "constants"), where)
     by_name = {r.name: r for r in memory}
     chosen = {}
     for part in (*PLACED, "rodata_load", "data_load"):
@@ -217,6 +217,7 @@ def _parse_placement(table: dict[str, Any], memory: tuple[MemoryRegion, ...]) ->
         raise BoardError(
             f"{where}: region {sorted(exclusive)[0]} takes all data or none: place "
             f"{', '.join(DATA_PARTS)} all in it")
+    constants = _constants(table, by_name, chosen["rodata"], where)
     stack_size = _get(table, "stack_size", int, where)
     heap_size = _opt(table, "heap_size", int, where, None)
     if stack_size < 256 or stack_size % 16:
@@ -241,7 +242,24 @@ def _parse_placement(table: dict[str, Any], memory: tuple[MemoryRegion, ...]) ->
         stack_size=stack_size,
         heap_size=heap_size,
         boot_address=boot,
+        constants=constants,
     )
+
+
+def _constants(table: dict[str, Any], by_name: dict[str, MemoryRegion],
+               rodata: MemoryRegion, where: str) -> str | None:
+    """The region of the model's packed constants when apart from .rodata: a preloaded one
+    (nothing copies them), which the kernels reach only through staged copies."""
+    name = _opt(table, "constants", str, where, None)
+    if name is None or name == rodata.name:
+        return None
+    if name not in by_name:
+        raise BoardError(f"{where}: constants in unknown region {name!r}; "
+                         f"regions: {', '.join(by_name)}")
+    if not by_name[name].preloaded or by_name[name].exclusive_data:
+        raise BoardError(f"{where}: constants region {name} must be preloaded and not "
+                         "exclusive_data")
+    return name
 
 
 def _parse_placements(table: dict[str, Any], default: dict[str, Any],

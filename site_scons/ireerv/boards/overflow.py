@@ -23,7 +23,7 @@ def explain(linker_output: str, board: Board) -> str | None:
     region, excess = match.group(1), int(match.group(2))
     where = f"board {board.name}, placement {board.placement_name!r}"
     others = [name for name, placement in sorted(board.placements.items())
-              if name != board.placement_name and region not in _regions(placement)]
+              if name != board.placement_name and _relieves(placement, region)]
     if board.placement_name != DEFAULT_PLACEMENT:
         others = []
     need = _data_bytes(board, region, excess)
@@ -36,8 +36,13 @@ def explain(linker_output: str, board: Board) -> str | None:
                 f"beside the stack and heap that placement {others[0]!r} reserves)")
     else:
         hint = "; the board has no larger placement"
+    placed = board.placement
+    if placed.constants:  # say what went where
+        where_ = f" (constants in {placed.constants}, the rest in {placed.rodata})"
+    else:
+        where_ = ""
     return (f"the image does not fit region {region} ({where}): {excess:,} bytes too many"
-            + hint)
+            + where_ + hint)
 
 
 def _length(board: Board, region: str) -> int:
@@ -53,10 +58,19 @@ def _data_bytes(board: Board, region: str, excess: int) -> int:
     return _length(board, region) + excess - reserved
 
 
+def _relieves(placement, region: str) -> bool:
+    """Whether the placement takes the image's data, or at least its constants, out of
+    `region`."""
+    if placement.constants and placement.constants != region:
+        return True
+    return region not in _regions(placement)
+
+
 def _fits(board: Board, placement, need: int) -> bool:
-    """Whether another placement's data region holds `need` bytes beside its stack and its
-    fixed heap (code that shares the region is not counted: a lower bound)."""
-    region = placement.rodata
+    """Whether another placement's data region (its constants' region, when it keeps them
+    apart) holds `need` bytes beside its stack and its fixed heap (code that shares the
+    region is not counted: a lower bound)."""
+    region = placement.constants or placement.rodata
     reserved = (placement.stack_size if placement.stack == region else 0) + (
         placement.heap_size or 0 if placement.heap == region else 0)
     return need + reserved <= _length(board, region)

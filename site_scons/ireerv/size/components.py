@@ -26,7 +26,8 @@ def rules() -> list[ComponentRule]:
             kernel=KERNEL_OBJECT,
             control=CONTROL_OBJECT,
             bsp=("*/bsp/*",),
-            app=("*/runner.o", "*/parallel.o", "*/host_allocator.o", "*/model_data.o", "*/plain.o"),
+            app=("*/runner.o", "*/parallel.o", "*/host_allocator.o", "*/staging.o",
+                 "*/model_data.o", "*/plain.o"),
         ),
         # The SOFTFLOAT routines built here (RVfplib, fmaf); libgcc's have their own rule.
         ComponentRule("soft-float", path=(f"*/{SOFT_FLOAT_DIR}/*",)),

@@ -1,0 +1,158 @@
+// Staged constants (bsp/cluster4/board.toml, [placements.large]).
+//
+// The model's constants stay in shared RAM while stack, heap and data are in
+// core 0's scratchpad.  The scratchpad rule (bsp/README.md) forbids a core to
+// access its scratchpad while one of its shared-path accesses is still in
+// flight, and a kernel interleaves its loads freely; so no kernel reads shared
+// RAM.  Before each dispatch the bindings that lie among the constants
+// (__constants_start .. __constants_end) are copied into a staging area on
+// the heap, and the kernel gets a dispatch state that binds the copies.  The
+// copy uses each shared load's result at once (the pipeline waits for it)
+// and only then stores it, so no scratchpad access overtakes a shared one.
+// With iree-compile's resources one per constant (Board.iree_compile_flags),
+// a binding is about the weights that dispatch reads: each weight crosses the
+// shared path once per inference, a word at a time.
+
+#include "staging.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "bsp_config.h"
+
+#if BSP_STAGED_CONSTANTS
+
+#define MAX_BINDINGS 32
+
+extern const uint8_t __constants_start[], __constants_end[];
+
+static uint8_t* area;  // grows to the largest dispatch's constants, kept
+static size_t area_size;
+static void* staged_ptrs[MAX_BINDINGS];
+static iree_hal_executable_dispatch_state_v0_t staged;
+
+// Eight shared words at a time in one straight run (a lone hart: 26 cycles a
+// word, against 39 in a loop of single words; hart_local.c measured it).
+#define COPY_WORD(i)                          \
+  "lw %0, " #i "*4(%1)\n\taddi %0, %0, 0\n\t" \
+  "sw %0, " #i "*4(%2)\n\t"
+static void copy_words(uint32_t* to, const uint32_t* from, uint32_t words) {
+  const uint32_t* whole = from + (words & ~7u);
+  const uint32_t* end = from + words;
+  for (; from < whole; from += 8, to += 8) {
+    uint32_t word;
+    __asm__ volatile(COPY_WORD(0) COPY_WORD(1) COPY_WORD(2) COPY_WORD(3)
+                         COPY_WORD(4) COPY_WORD(5) COPY_WORD(6) COPY_WORD(7)
+                     : "=&r"(word)
+                     : "r"(from), "r"(to)
+                     : "memory");
+  }
+  for (; from < end; ++from, ++to) {
+    uint32_t word;
+    __asm__ volatile("lw %0, 0(%1)\n\taddi %0, %0, 0\n\tsw %0, 0(%2)"
+                     : "=&r"(word)
+                     : "r"(from), "r"(to)
+                     : "memory");
+  }
+}
+
+static bool among_constants(const void* ptr, size_t length) {
+  const uint8_t* p = (const uint8_t*)ptr;
+  return p < __constants_end && p + length > __constants_start;
+}
+
+// Each staged binding keeps its address modulo 64 (the kernels' alignment).
+static size_t staged_bytes(uint32_t mask,
+                           const iree_hal_executable_dispatch_state_v0_t* d) {
+  size_t bytes = 0;
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    if ((mask >> i) & 1) bytes += 64 + ((d->binding_lengths[i] + 3) & ~3u) + 4;
+  }
+  return bytes;
+}
+
+iree_status_t runner_stage(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
+  const iree_hal_executable_dispatch_state_v0_t* d = *dispatch_state;
+  uint32_t mask = 0;
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    if (among_constants(d->binding_ptrs[i], d->binding_lengths[i])) {
+      if (i >= MAX_BINDINGS) {
+        return iree_make_status(IREE_STATUS_UNIMPLEMENTED,
+                                "a dispatch binds constants past binding 31");
+      }
+      mask |= 1u << i;
+    }
+  }
+  if (!mask) return iree_ok_status();
+  const size_t need = staged_bytes(mask, d);
+  if (need > area_size) {
+    free(area);
+    area = malloc(need + 63);
+    area_size = area ? need : 0;
+    if (!area) {
+      return iree_make_status(
+          IREE_STATUS_RESOURCE_EXHAUSTED,
+          "a dispatch's constants (%u bytes) do not fit the heap for staging; "
+          "placement 'shared' runs them in place",
+          (unsigned)need);
+    }
+  }
+  uint8_t* at = (uint8_t*)(((uintptr_t)area + 63) & ~(uintptr_t)63);
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    staged_ptrs[i] = d->binding_ptrs[i];
+    if (!((mask >> i) & 1)) continue;
+    const uintptr_t from = (uintptr_t)d->binding_ptrs[i];
+    const uintptr_t first = from & ~(uintptr_t)3;
+    const size_t words = (from + d->binding_lengths[i] - first + 3) / 4;
+    copy_words((uint32_t*)(at + (first & 63)), (const uint32_t*)first, words);
+    staged_ptrs[i] = at + (from & 63);
+    at += ((first & 63) + 4 * words + 63) & ~(size_t)63;
+  }
+  staged = *d;
+  staged.binding_ptrs = staged_ptrs;
+  *dispatch_state = &staged;
+  return iree_ok_status();
+}
+
+// One hart: IREE's own loop, after staging.
+static iree_status_t dispatch(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    uint32_t processor_id, iree_byte_span_t local_memory) {
+  IREE_RETURN_IF_ERROR(runner_stage(&dispatch_state));
+  const iree_hal_executable_dispatch_state_v0_t* d = dispatch_state;
+  iree_alignas(64) iree_hal_executable_workgroup_state_v0_t state = {
+      .processor_id = processor_id,
+      .local_memory = local_memory.data,
+      .local_memory_size = (size_t)local_memory.data_length,
+  };
+  for (uint32_t z = 0; z < d->workgroup_count_z; ++z) {
+    state.workgroup_id_z = z;
+    for (uint32_t y = 0; y < d->workgroup_count_y; ++y) {
+      state.workgroup_id_y = y;
+      for (uint32_t x = 0; x < d->workgroup_count_x; ++x) {
+        state.workgroup_id_x = x;
+        IREE_RETURN_IF_ERROR(iree_hal_local_executable_issue_call(
+            executable, ordinal, d, &state, /*worker_id=*/0));
+      }
+    }
+  }
+  return iree_ok_status();
+}
+
+void runner_staging_start(void) {
+  iree_hal_local_executable_dispatch_hook = dispatch;
+}
+
+#else  // constants lie with the data: nothing to stage
+
+iree_status_t runner_stage(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
+  (void)dispatch_state;
+  return iree_ok_status();
+}
+
+void runner_staging_start(void) {}
+
+#endif

@@ -1,0 +1,26 @@
+// Staged constants: kernels read the model's weights from copies in the
+// scratchpad (staging.c).
+#ifndef RUNNER_STAGING_H_
+#define RUNNER_STAGING_H_
+
+#include "iree/hal/local/local_executable.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// When the board keeps the model's constants apart from the data
+// (BSP_STAGED_CONSTANTS): copies the bindings of `*dispatch_state` that lie
+// among them into the staging area and points `*dispatch_state` at a copy of
+// the state that binds the staged copies.  Otherwise leaves it as it is.
+iree_status_t runner_stage(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state);
+
+// One hart: installs the dispatch hook that stages, then runs the workgroups.
+void runner_staging_start(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // RUNNER_STAGING_H_
