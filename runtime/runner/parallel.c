@@ -26,7 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bsp_config.h"
+#if BSP_STAGED_CONSTANTS
 #include "staging.h"
+#endif
 
 #if RUNNER_HARTS > 1
 
@@ -210,7 +213,9 @@ static iree_status_t dispatch(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
   (void)processor_id;
+#if BSP_STAGED_CONSTANTS
   IREE_RETURN_IF_ERROR(runner_stage(&dispatch_state));
+#endif
   if (count_length < COUNT_CAPACITY) {
     counts[count_length][0] = dispatch_state->workgroup_count_x;
     counts[count_length][1] = dispatch_state->workgroup_count_y;
@@ -327,7 +332,9 @@ size_t runner_hart_stack_used(unsigned hart) {
 
 size_t runner_hart_stack_used(unsigned hart) { return 0; }
 iree_status_t runner_harts_start(void) {
+#if BSP_STAGED_CONSTANTS
   runner_staging_start();
+#endif
   return iree_ok_status();
 }
 void runner_harts_reset_counts(void) {}

@@ -200,8 +200,9 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[("RUNNER_HARTS", harts)])
     sources = [("model_module", module_c), ("model_data", data_c),
                ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
-               ("host_allocator", str(HOST_ALLOCATOR_SOURCE)),
-               ("staging", str(STAGING_SOURCE))]
+               ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
+    if benv["BOARD_SPEC"].placement.constants:  # weights staged into the scratchpad
+        sources.append(("staging", str(STAGING_SOURCE)))
     extra = []
     if harts > 1:
         extra = _hart_local_check(renv, idir, mlir, kernel_o)

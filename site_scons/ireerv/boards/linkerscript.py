@@ -12,8 +12,8 @@ syscalls.c:
   __tls_base, __tls_size, ...       hart 0's TLS block (picolibc's names)
   __heap_start, __heap_end          the heap; sbrk never goes past the end
   __constants_start, __constants_end  the model's packed constants when the placement
-                                    keeps them apart from .rodata (else empty): read
-                                    only through staged copies (runtime/runner/staging.c)
+                                    keeps them apart from .rodata (else not defined):
+                                    read only through staged copies (runner/staging.c)
   __global_pointer$                 gp, for linker relaxation
 Sections `.bsp.start` (reset entry: at boot_address, else at the text
 region's origin) and `.bsp.trap` (trap entry, 256-byte aligned as
@@ -135,8 +135,8 @@ CONSTANT_SECTIONS = ".rodata.*__const .rodata.*__const_*"
 
 def _constants(board: Board) -> list[str]:
     p = board.placement
-    if not p.constants:
-        return ["  __constants_start = 0;", "  __constants_end = 0;"]
+    if not p.constants:  # nothing apart: the image stays as it was without the feature
+        return []
     return [
         "  /* The model's constants, apart from .rodata: loaded in place, never copied. */",
         "  .constants : ALIGN(64) {",
