@@ -10,9 +10,11 @@ from golden_files import check_golden
 
 from ireerv.bench import models, models_chart
 
-REFERENCE = {"source": "published elsewhere",
-             "results": [{"task": "keyword spotting", "inferences_per_second": 12.523,
-                          "cycles": 4_790_000}]}
+REFERENCES = [{"label": "DSP core", "source": "published elsewhere",
+               "results": [{"task": "keyword spotting", "cycles": 4_790_000}]},
+              {"label": "other core", "source": "published too",
+               "results": [{"task": "keyword spotting", "cycles": 23_950_000},
+                           {"task": "image classification", "cycles": 84_500_000}]}]
 
 
 def _size(data: int, heap: int = 0) -> dict:
@@ -40,24 +42,42 @@ PROFILE = {"phases": [
     {"name": "call 1", "total": 1000, "components": [{"name": "soft-float", "self": 25},
                                                      {"name": "kernel", "self": 975}]}]}
 
+LAYERS = {"rows": [
+    {"layers": [{"name": "conv;fused"}], "kind": "CONV_2D", "cost": 600, "percent": 60.0,
+     "per_mac": 4.2},
+    {"layers": [{"name": "dw"}], "kind": "DEPTHWISE_CONV_2D", "cost": 300, "percent": 30.0,
+     "per_mac": 6.25},
+    {"layers": [{"name": "fc"}], "kind": "FULLY_CONNECTED", "cost": 50, "percent": 5.0,
+     "per_mac": 3.8},
+    {"layers": [{"name": "pool"}], "kind": "AVERAGE_POOL_2D", "cost": 10, "percent": 1.0,
+     "per_mac": None},
+    {"layers": [], "kind": "-", "cost": 40, "percent": 4.0, "per_mac": None}]}
+
 
 def sample_table() -> dict:
     measured = [
         models.Measured("kws", "keyword spotting", "qemu-virt", "default", "instructions",
-                        _run([9_000_000, 8_900_000]), _size(60_000), PROFILE),
+                        _run([9_000_000, 8_900_000]), _size(60_000), PROFILE, LAYERS,
+                        2_656_768),
         models.Measured("kws", "keyword spotting", "cluster4", "default", "cycles",
-                        _run([12_000_000, 11_975_000]), _size(60_000)),
+                        _run([12_000_000, 11_975_000]), _size(60_000), macs=2_656_768),
         models.Measured("vww", None, "cluster4", "large", "cycles", _run([], passed=False),
                         _size(16_900_000, heap=16_777_216)),
     ]
-    return models.table(measured, REFERENCE)
+    return models.table(measured, REFERENCES)
 
 
 def test_rows() -> None:
     rows = sample_table()["rows"]
     assert rows[0]["inference"] == 8_900_000 and rows[0]["soft_float_share"] == 2.5
-    assert rows[0]["reference_cycles"] is None  # instructions are not set beside cycles
-    assert (rows[1]["reference_cycles"], rows[1]["ratio"]) == (4_790_000, 2.5)
+    assert rows[0]["references"] == []  # instructions are not set beside cycles
+    assert rows[1]["references"] == [
+        {"label": "DSP core", "cycles": 4_790_000, "ratio": 2.5},
+        {"label": "other core", "cycles": 23_950_000, "ratio": 0.5}]
+    assert rows[1]["per_mac"] == 4.51 and rows[2]["per_mac"] is None
+    assert [c["kind"] for c in rows[0]["costliest"]] == ["CONV_2D", "DEPTHWISE_CONV_2D",
+                                                         "FULLY_CONNECTED"]
+    assert rows[0]["costliest"][0]["name"] == "conv"
     assert rows[2]["ram"] == 16_900_000 - 16_777_216 and rows[2]["inference"] is None
     assert not rows[2]["passed"] and rows[2]["reason"] == "cycle-limit"
     assert (rows[1]["heap_peak"], rows[1]["stack_peak"]) == (12_340, 10_660)
@@ -70,7 +90,7 @@ def test_markdown_and_chart() -> None:
     check_golden("models-bench.md", models.markdown(table))
     svg = models_chart.render_svg(table)
     xml.dom.minidom.parseString(svg)  # well-formed
-    assert "kws on cluster4" in svg and "published: keyword spotting" in svg
+    assert "kws on cluster4" in svg and "DSP core" in svg and "other core" in svg
     check_golden("models-bench.svg", svg)
 
 
@@ -78,6 +98,8 @@ def test_the_shipped_plan_loads(tmp_path: Path) -> None:
     plan = models.load_plan()
     assert set(plan.boards) == {"qemu-virt", "cluster4"} and plan.profile_board == "qemu-virt"
     assert plan.models and all(isinstance(m, str) for m, _, _ in plan.models)
+    m4 = next(r for r in plan.references if r["label"] == "Cortex-M4F, CMSIS-NN")
+    assert {"task": "keyword spotting", "cycles": 21_830_089} in m4["results"]  # 120 MHz / 5.497
     bad = tmp_path / "models.toml"
     bad.write_text("boards = ['qemu-virt']\n")
     with pytest.raises(models.ModelsPlanError, match="models.toml"):

@@ -17,7 +17,7 @@ from ireerv.bench import docs as bench_docs
 from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import BoardError, choose_placement, load_board
-from ireerv.formats import ModelError, load_model
+from ireerv.formats import ModelError, load_model, model_format
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.profile import report as profile_report
 from ireerv.targets import Target
@@ -65,15 +65,25 @@ def _read(node) -> dict:
     return json.loads(Path(str(node)).read_text())
 
 
+def _model_macs(name: str) -> int | None:
+    """The model's multiply-accumulates per inference, when its format names its layers."""
+    model = load_model(name)
+    layers = model_format(model.format).layers
+    try:
+        return sum(layer.macs for layer in layers(model)) if layers else None
+    except ModelError as err:
+        build_error(err)
+
+
 def _write_models(target, source, env):
     measured = []
     for entry in env["MODELS_ENTRIES"]:
-        run, size, profile = (_read(source[i]) if i is not None else None
-                              for i in entry["sources"])
+        run, size, profile, layers = (_read(source[i]) if i is not None else None
+                                      for i in entry["sources"])
         measured.append(models_bench.Measured(
             entry["model"], entry["task"], entry["board"], entry["placement"], entry["unit"],
-            run, size, profile))
-    data = models_bench.table(measured, env["MODELS_PLAN"].reference)
+            run, size, profile, layers, _model_macs(entry["model"])))
+    data = models_bench.table(measured, env["MODELS_PLAN"].references)
     json_path, md_path, svg_path = (Path(str(t)) for t in target)
     atomic_write(json_path, json.dumps(data, indent=2) + "\n")
     atomic_write(md_path, models_bench.markdown(data))
@@ -101,8 +111,9 @@ def models_bench_target(env):
             picks = [env.RunResult(image, "bench-run.json", strict=False)[0],
                      env.SizeReportFiles(image)[0]]
             if profiled and board.name == plan.profile_board:
-                picks.append(env.Profile(image, always=False)[0])
-            index = [len(sources) + i for i in range(len(picks))] + [None] * (3 - len(picks))
+                profile = env.Profile(image, always=False)
+                picks += [profile[0], *[n for n in profile if str(n).endswith("layers.json")]]
+            index = [len(sources) + i for i in range(len(picks))] + [None] * (4 - len(picks))
             sources += picks
             entries.append({"model": model.name, "task": task, "board": board.name,
                             "placement": placed.placement_name,

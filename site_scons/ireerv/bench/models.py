@@ -1,17 +1,21 @@
-"""The models bench: per model and board, one inference's cycles or instructions, the image,
-its RAM, the verdict and the soft-float share, next to published figures for other hardware.
+"""The models bench: per model and board, one inference's cycles or instructions, per MAC,
+the image, its RAM, the verdict, the soft-float share and the costliest layers, next to
+published figures for other hardware.
 
-Plan: bench/models.toml.  Table: JSON schema "ireerv-models-bench/1":
+Plan: bench/models.toml.  Table: JSON schema "ireerv-models-bench/3":
 
-    {"schema": "ireerv-models-bench/1",
+    {"schema": "ireerv-models-bench/3",
      "rows": [{"model": str, "task": str | null, "board": str, "placement": str,
                "unit": "cycles" | "instructions", "startup": int | null,
                "inference": int | null,          # the later call
+               "macs": int | null, "per_mac": float | null,  # the model's MACs
                "code_and_data": int | null, "ram": int | null,  # ram: data + bss, no heap
                "passed": bool, "reason": str,
                "soft_float_share": float | null,  # % of the profiled inference
-               "reference_cycles": int | null, "ratio": float | null}],  # cluster rows only
-     "reference": {"source": str, "results": [{"task", "inferences_per_second", "cycles"}]}}
+               "costliest": [{"name", "kind", "percent", "per_mac"}],  # per-layer profile
+               "references": [{"label", "cycles", "ratio"}],  # cycle rows with a task only
+               "heap_peak", "stack_peak", "peak_region", "peak", "peak_region_size"}],
+     "references": [{"label": str, "source": str, "results": [{"task", "cycles"}]}]}
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA = "ireerv-models-bench/2"  # 2: the measured memory peaks
+SCHEMA = "ireerv-models-bench/3"  # 2: memory peaks; 3: MACs, layers, references
 PLAN_FILE = Path(__file__).with_name("models.toml")
 HEAP_SECTION = ".heap"  # a reserved heap is room, not what the image needs
 SOFT_FLOAT = "soft-float"  # the profile's component of the f32 routines
@@ -37,22 +41,34 @@ class ModelsPlan:
     boards: tuple[str, ...]
     profile_board: str
     models: tuple[tuple[str, str | None, bool], ...]  # (model, task, profile it)
-    reference: dict[str, Any]
+    references: tuple[dict[str, Any], ...]
+
+
+def _cycles(result: Mapping[str, Any], clock_hz: int | None) -> int:
+    """A published result in cycles: given, or the clock over the inferences per second."""
+    if "cycles" in result:
+        return int(result["cycles"])
+    if not clock_hz:
+        raise ValueError(f"{result['task']}: inferences per second need the reference's clock_hz")
+    return round(clock_hz / float(result["inferences_per_second"]))
+
+
+def _reference(ref: Mapping[str, Any]) -> dict[str, Any]:
+    clock = ref.get("clock_hz")
+    return {"label": str(ref["label"]), "source": str(ref["source"]),
+            "results": [{"task": str(r["task"]), "cycles": _cycles(r, clock)}
+                        for r in ref["results"]]}
 
 
 def load_plan(path: Path = PLAN_FILE) -> ModelsPlan:
     try:
         data = tomllib.loads(path.read_text())
-        ref = data["reference"]
         plan = ModelsPlan(
             boards=tuple(str(b) for b in data["boards"]),
             profile_board=str(data["profile_board"]),
             models=tuple((str(m["model"]), m.get("task"), bool(m.get("profile", False)))
                          for m in data["models"]),
-            reference={"source": str(ref["source"]),
-                       "results": [{"task": str(r["task"]),
-                                    "inferences_per_second": float(r["inferences_per_second"]),
-                                    "cycles": int(r["cycles"])} for r in ref["results"]]})
+            references=tuple(_reference(r) for r in data["references"]))
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as err:
         raise ModelsPlanError(f"{path}: {err!r}") from None
     return plan
@@ -83,21 +99,46 @@ class Measured:
     run: Mapping[str, Any]  # its run record (ireerv-run/2)
     size_report: Mapping[str, Any]
     profile: Mapping[str, Any] | None = None
+    layers: Mapping[str, Any] | None = None  # its per-layer profile (profile.layers)
+    macs: int | None = None  # the model's multiply-accumulates per inference
 
 
-def row(m: Measured, reference: Mapping[str, Any]) -> dict[str, Any]:
+def _references(m: Measured, inference: int | None,
+                references: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The published cycles of the row's task, each with ours / theirs (cycle rows only)."""
+    if m.unit != "cycles" or not m.task:
+        return []
+    found = []
+    for ref in references:
+        cycles = next((r["cycles"] for r in ref["results"] if r["task"] == m.task), None)
+        if cycles:
+            found.append({"label": ref["label"], "cycles": cycles,
+                          "ratio": round(inference / cycles, 3) if inference else None})
+    return found
+
+
+def _costliest(layers: Mapping[str, Any] | None, count: int = 3) -> list[dict[str, Any]]:
+    if not layers:
+        return []
+    rows = [r for r in layers["rows"] if r["layers"]]
+    return [{"name": r["layers"][0]["name"].split(";")[0], "kind": r["kind"],
+             "percent": r["percent"], "per_mac": r["per_mac"]}
+            for r in sorted(rows, key=lambda r: -r["cost"])[:count]]
+
+
+def row(m: Measured, references: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     calls = m.run.get("call_cycles") or []
     inference = calls[-1] if calls else None
-    ref = next((r["cycles"] for r in reference["results"] if r["task"] == m.task), None)
-    ref = ref if m.unit == "cycles" else None
     return {
         "model": m.model, "task": m.task, "board": m.board, "placement": m.placement,
         "unit": m.unit, "startup": m.run.get("startup_cycles"), "inference": inference,
+        "macs": m.macs,
+        "per_mac": round(inference / m.macs, 2) if inference and m.macs else None,
         "code_and_data": m.size_report["totals"]["code"], "ram": _ram(m.size_report),
         "passed": bool(m.run.get("passed")), "reason": str(m.run.get("reason", "")),
         "soft_float_share": _soft_float_share(m.profile),
-        "reference_cycles": ref,
-        "ratio": round(inference / ref, 3) if ref and inference else None,
+        "costliest": _costliest(m.layers),
+        "references": _references(m, inference, references),
         **_memory(m.run.get("memory") or {}),
     }
 
@@ -113,9 +154,11 @@ def _memory(memory: Mapping[str, Any]) -> dict[str, Any]:
             "peak_region_size": busiest["size"] if busiest else None}
 
 
-def table(measured: Iterable[Measured], reference: Mapping[str, Any]) -> dict[str, Any]:
-    return {"schema": SCHEMA, "rows": [row(m, reference) for m in measured],
-            "reference": dict(reference)}
+def table(measured: Iterable[Measured],
+          references: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    references = [dict(r) for r in references]
+    return {"schema": SCHEMA, "rows": [row(m, references) for m in measured],
+            "references": references}
 
 
 def check_schema(data: Mapping[str, Any]) -> None:
@@ -134,36 +177,64 @@ def _num(value: int | float | None) -> str:
     return "—" if value is None else f"{value:,}"
 
 
-def markdown(data: Mapping[str, Any]) -> str:
-    check_schema(data)
-    out = ["# Bench: models", "",
-           "| model | board | placement | per inference | start-up | code + data | RAM | "
-           "heap peak | stack peak | data at peak | soft-float | verdict | "
-           "published (other hardware) |",
-           "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|"]
+def _per_inference(r: Mapping[str, Any]) -> str:
+    if r["inference"] is None:
+        return "—"
+    per_mac = f" ({r['per_mac']:.2f}/MAC)" if r.get("per_mac") else ""
+    return f"{r['inference']:,} {r['unit']}{per_mac}"
+
+
+def _main_table(data: Mapping[str, Any]) -> list[str]:
+    out = ["| model | board | placement | per inference | start-up | code + data | RAM | "
+           "heap peak | stack peak | data at peak | soft-float | verdict |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|"]
     for r in data["rows"]:
         share = "—" if r["soft_float_share"] is None else f"{r['soft_float_share']:.1f} %"
-        published = ("—" if r["reference_cycles"] is None else
-                     f"{r['reference_cycles']:,} ({r['ratio']:.2f}×)" if r["ratio"] else
-                     f"{r['reference_cycles']:,}")
-        inference = "—" if r["inference"] is None else f"{r['inference']:,} {r['unit']}"
         out.append(
-            f"| {r['model']} | {r['board']} | {r['placement']} | "
-            f"{inference} | {_num(r['startup'])} | "
-            f"{_num(r['code_and_data'])} | {_num(r['ram'])} | {_num(r.get('heap_peak'))} | "
-            f"{_num(r.get('stack_peak'))} | {_peak(r)} | {share} | "
-            f"{'pass' if r['passed'] else 'FAIL: ' + r['reason']} | {published} |")
-    ref = data["reference"]
-    out += ["", f"- Published figures: {ref['source']}; other hardware, for scale only: "
-            + "; ".join(f"{r['task']} {r['inferences_per_second']} inferences/s, about "
-                        f"{r['cycles']:,} cycles" for r in ref["results"]) + ".",
-            "- Per inference: the runner's later call ("
-            + ", ".join(f"{unit} on {board}" for board, unit in
-                        {r["board"]: r["unit"] for r in data["rows"]}.items())
-            + "). RAM: initialised data + bss (stack included, reserved heap not). Heap and "
-            "stack peak: high-water marks measured in the run; data at peak: the data region "
-            "at the run's peak (its constants, data and bss, the stack used and the heap's peak) "
-            "against its size.",
-            "- soft-float: share of the inference spent in the f32 routines (instruction "
-            "profile); ×: ours / published.", ""]
+            f"| {r['model']} | {r['board']} | {r['placement']} | {_per_inference(r)} | "
+            f"{_num(r['startup'])} | {_num(r['code_and_data'])} | {_num(r['ram'])} | "
+            f"{_num(r.get('heap_peak'))} | {_num(r.get('stack_peak'))} | {_peak(r)} | "
+            f"{share} | {'pass' if r['passed'] else 'FAIL: ' + r['reason']} |")
+    return out
+
+
+def _layers_table(data: Mapping[str, Any]) -> list[str]:
+    """The costliest layers (from the profile board's rows) and the published figures."""
+    labels = [ref["label"] for ref in data["references"]]
+    out = ["| model | board | per inference | costliest layers | "
+           + " | ".join(labels) + " |", "|---|---|---:|---|" + "---:|" * len(labels)]
+    costliest = {r["model"]: r["costliest"] for r in data["rows"] if r["costliest"]}
+    for r in data["rows"]:
+        if not (r["references"] or r["costliest"]):
+            continue
+        layers = "; ".join(f"{c['kind']} {c['percent']:.0f} %"
+                           + (f" ({c['per_mac']:.1f}/MAC)" if c["per_mac"] else "")
+                           for c in costliest.get(r["model"], []))
+        published = {p["label"]: p for p in r["references"]}
+        cells = [f"{published[label]['cycles']:,} ({published[label]['ratio']:.2f}×)"
+                 if label in published and published[label]["ratio"] else "—"
+                 for label in labels]
+        out.append(f"| {r['model']} | {r['board']} | {_per_inference(r)} | {layers or '—'} | "
+                   + " | ".join(cells) + " |")
+    return out
+
+
+def markdown(data: Mapping[str, Any]) -> str:
+    check_schema(data)
+    units = {r["board"]: r["unit"] for r in data["rows"]}
+    out = ["# Bench: models", "", *_main_table(data), "", "## Layers and published figures",
+           "", *_layers_table(data), "",
+           "- Per inference: the runner's later call ("
+           + ", ".join(f"{unit} on {board}" for board, unit in units.items())
+           + "), and per multiply-accumulate of the model. RAM: initialised data + bss (stack "
+           "included, reserved heap not). Heap and stack peak: high-water marks measured in "
+           "the run; data at peak: the data region at the run's peak (its constants, data and "
+           "bss, the stack used and the heap's peak) against its size.",
+           "- soft-float: share of the inference spent in the f32 routines (instruction "
+           "profile). Costliest layers: the three largest rows of the per-layer profile "
+           "(`scons profile`) on the profile board, with their share of the inference.",
+           "- Published figures, other hardware and other cores, for scale only (cycles; "
+           "×: ours / published): "
+           + "; ".join(f"{ref['label']}: {ref['source']}" for ref in data["references"])
+           + ".", ""]
     return "\n".join(out)

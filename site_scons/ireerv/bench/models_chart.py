@@ -1,5 +1,5 @@
-"""The models bench chart: one horizontal bar per model and board (log scale), the published
-figures for other hardware as grey bars below them."""
+"""The models bench chart: one horizontal bar per model and board (log scale), each cycle
+row's published figures for other hardware as grey bars right below it, side by side."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ COLOURS = {"cycles": "#4e79a7", "instructions": "#f28e2b", "published": "#bab0ac
 
 
 def _bars(data: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:
-    bars = [(f"{r['model']} on {r['board']}", r["inference"], r["unit"]) for r in data["rows"]]
-    bars += [(f"published: {r['task']}", r["cycles"], "published")
-             for r in data["reference"]["results"]]
+    bars: list[tuple[str, int | None, str]] = []
+    for r in data["rows"]:
+        bars.append((f"{r['model']} on {r['board']}", r["inference"], r["unit"]))
+        bars += [(f"  {p['label']}", p["cycles"], "published") for p in r["references"]]
     return bars
 
 
