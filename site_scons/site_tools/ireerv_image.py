@@ -166,7 +166,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     hex_file = benv.Hex(f"{idir}/image.hex", elf)[0]
     dis = benv.Disassembly(f"{idir}/image.dis", elf)[0]
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
-    flags = iree_compile.flags(board, harts) if runtime == "iree" else []
+    flags = iree_compile.flags(board, harts, benv["PROFILE"]) if runtime == "iree" else []
     return Image(board, model, size, runtime, idir, benv, elf, map_file, hex_file, dis,
                  iree_flags=flags, runtime_libs=list(libs), harts=harts, key=key, mlir=mlir)
 
@@ -179,7 +179,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     except FetchError as err:
         user_error(err)
     if harts > 1:  # the board's tiles for several harts
-        renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts)
+        renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts, benv["PROFILE"])
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     step = formats.model_format(model.format).import_step
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
