@@ -57,6 +57,7 @@ def test_cluster4() -> None:
         "--iree-llvmcpu-target-abi=ilp32",
         "--iree-vm-target-index-bits=32",
         "--align-all-blocks=2",
+        "--iree-global-opt-experimental-disable-conv-generalization",
         "--iree-codegen-transform-dialect-library=bsp/common/iree-tiles.mlir",
     ]
     names = [s.name for s in b.bsp_sources()]

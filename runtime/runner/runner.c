@@ -18,8 +18,8 @@
 //   MEMORY stack <hart> <n>   bytes of that hart's stack ever used
 //   STATUS OK | STATUS <error>
 // main returns 0 on success and 1 on any IREE error.  Numbers are formatted
-// here and written with fputs: no printf, so picolibc's integer-only printf
-// (enough for the runtime's own snprintf) keeps the image small.
+// here and written with fputs: no printf.  Release statuses are bare codes and
+// print by name, so release images link no printf machinery at all.
 //
 //   WORKGROUPS <x>x<y>x<z> ...  workgroup counts of the last call's dispatches,
 //                             in order (only with RUNNER_HARTS > 1, parallel.c)
@@ -68,12 +68,25 @@ static void out_end_line(void) {
   fflush(stdout);
 }
 
+// Divides by 10 in 16-bit steps: each step fits 32 bits, so rv32's divu does
+// it and libgcc's 2 KiB of 64-bit division (__udivdi3, __umoddi3) stays out.
+static uint32_t div10_u64(uint64_t* value) {
+  uint32_t remainder = 0;
+  uint64_t quotient = 0;
+  for (int shift = 48; shift >= 0; shift -= 16) {
+    const uint32_t part = (remainder << 16) | (uint32_t)((*value >> shift) & 0xFFFF);
+    quotient |= (uint64_t)(part / 10) << shift;
+    remainder = part % 10;
+  }
+  *value = quotient;
+  return remainder;
+}
+
 static void out_u64(uint64_t value) {
   char digits[20];
   int count = 0;
   do {
-    digits[count++] = (char)('0' + value % 10);
-    value /= 10;
+    digits[count++] = (char)('0' + div10_u64(&value));
   } while (value);
   while (count) out_char(digits[--count]);
 }
@@ -442,15 +455,21 @@ int main(void) {
     out_end_line();
     return 0;
   }
+  out_str("STATUS ");
+#if IREE_STATUS_FEATURES == 0
+  // A bare code is all iree_status_format would print, through snprintf: the
+  // name alone keeps libc's printf machinery out of release images.
+  out_str(iree_status_code_string(iree_status_code(status)));
+#else
   static char message[256];
   iree_host_size_t length = 0;
   if (!iree_status_format(status, sizeof(message), message, &length)) {
     length = 0;
   }
   message[length < sizeof(message) ? length : sizeof(message) - 1] = '\0';
-  out_str("STATUS ");
   out_str(length ? message
                  : iree_status_code_string(iree_status_code(status)));
+#endif
   out_end_line();
   iree_status_free(status);
   return 1;

@@ -32,7 +32,8 @@ def _board_env(env, board: Board):
         toolchain = env.GetToolchain()
     except (FetchError, ToolchainError, ToolchainBuildError) as err:
         user_error(err)
-    benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board, IREE_FLAGS=iree_compile.flags(board),
+    benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board,
+                     IREE_FLAGS=iree_compile.flags(board, 1, env["PROFILE"]),
                      IREE_COMPILER_ID=identity.compiler(env["LOCK"]))
     benv.Tool("cross_gcc")
     benv.Tool("compilation_db")  # after the compiler: it wraps the object builders' emitters

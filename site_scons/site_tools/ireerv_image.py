@@ -15,6 +15,7 @@ from ireerv import formats, targets
 from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
+    hal_exports,
     hart_local,
     hart_slices,
     iree_build,
@@ -166,7 +167,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     hex_file = benv.Hex(f"{idir}/image.hex", elf)[0]
     dis = benv.Disassembly(f"{idir}/image.dis", elf)[0]
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
-    flags = iree_compile.flags(board, harts) if runtime == "iree" else []
+    flags = iree_compile.flags(board, harts, benv["PROFILE"]) if runtime == "iree" else []
     return Image(board, model, size, runtime, idir, benv, elf, map_file, hex_file, dis,
                  iree_flags=flags, runtime_libs=list(libs), harts=harts, key=key, mlir=mlir)
 
@@ -179,7 +180,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     except FetchError as err:
         user_error(err)
     if harts > 1:  # the board's tiles for several harts
-        renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts)
+        renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts, benv["PROFILE"])
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     step = formats.model_format(model.format).import_step
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
@@ -213,7 +214,35 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         obj = oenv.Object(f"{idir}/{name}.o", src)
         renv.Depends(obj, [runtime_libs, module_h, kernel_h, blob, *extra])
         objects += obj
+    objects += _hal_module(renv, idir, module_h, runtime_libs)
     return [*objects, kernel_o], mlir
+
+
+def _hal_module(renv, idir: str, module_h, runtime_libs) -> list:
+    """IREE's HAL module with only the functions the program imports (image/hal_exports.py):
+    linked before the runtime library, it stands in for the library's copy."""
+    src = renv.GetFetcher().path("iree")
+    folder = f"{idir}/hal_exports"
+    inl = renv.Command(f"{folder}/{hal_exports.INCLUDE_PATH}",
+                       [module_h, str(src / "runtime/src" / hal_exports.INCLUDE_PATH)],
+                       short_action(_write_hal_exports))
+    renv.Depends(inl, hal_exports.__file__)
+    henv = renv.Clone()
+    henv.Prepend(CPPPATH=[folder])  # -I: searched before the IREE tree's -isystem
+    # As the runtime builds it (runtime/config.toml [target] cflags, IREE's warnings).
+    henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function"])
+    obj = henv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
+    henv.Depends(obj, [inl, runtime_libs])
+    return obj
+
+
+def _write_hal_exports(target, source, env):
+    try:
+        wanted = hal_exports.imports(Path(str(source[0])).read_text())
+        text = hal_exports.filtered(Path(str(source[1])).read_text(), wanted)
+    except hal_exports.HalExportsError as err:
+        build_error(err)
+    Path(str(target[0])).write_text(text)
 
 
 def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:

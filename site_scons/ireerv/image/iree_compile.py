@@ -32,9 +32,16 @@ class CompileError(Exception):
     """iree-compile rejected a model."""
 
 
-def flags(board: Board, harts: int = 1) -> list[str]:
+# Each kernel library's export names, source locations and per-stage tables: nothing
+# reads them in a release image on one hart (several harts find their kernels' slices by
+# export name, runtime/runner/hart_local.c), so only debug builds and HARTS > 1 keep them.
+NO_DEBUG_TABLES = "--iree-llvmcpu-debug-symbols=false"
+
+
+def flags(board: Board, harts: int = 1, profile: str = "release") -> list[str]:
     """Every flag but the file names: the build's fixed ones, then the board's target."""
-    return [*OUTPUT_FLAGS, *board.iree_compile_flags(harts)]
+    lean = [NO_DEBUG_TABLES] if profile == "release" and harts == 1 else []
+    return [*OUTPUT_FLAGS, *lean, *board.iree_compile_flags(harts)]
 
 
 def library_files(flag_list: list[str]) -> list[Path]:

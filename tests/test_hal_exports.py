@@ -1,0 +1,43 @@
+"""The HAL module built per image keeps just the functions its program imports."""
+
+from __future__ import annotations
+
+import pytest
+
+from ireerv.image import hal_exports
+
+HEADER = (
+    'static const iree_vm_native_import_descriptor_t module_imports_[] = {'
+    '{IREE_VM_NATIVE_IMPORT_REQUIRED, {"hal.fence.create", 16}},'
+    '{IREE_VM_NATIVE_IMPORT_OPTIONAL, {"hal.device.queue.flush", 22}},'
+    '{IREE_VM_NATIVE_IMPORT_REQUIRED, {"hal.buffer.assert", 17}},'
+    '{IREE_VM_NATIVE_IMPORT_REQUIRED, {"other.thing", 11}},};\n'
+)
+EXPORTS = """// comment
+EXPORT_FN("buffer.assert", iree_hal_module_buffer_assert, rrrIii, v)
+EXPORT_FN("buffer.length", iree_hal_module_buffer_length, r, I)
+EXPORT_FN_CUSTOM("command_buffer.dispatch", iree_hal_module_command_buffer_dispatch, rr, v)
+EXPORT_FN("fence.create", iree_hal_module_fence_create, rI, r)
+"""
+
+
+def test_imports_are_the_hal_ones_with_whether_required() -> None:
+    assert hal_exports.imports(HEADER) == {
+        "fence.create": True, "device.queue.flush": False, "buffer.assert": True}
+
+
+def test_filtered_keeps_the_imported_lines_in_the_files_order() -> None:
+    text = hal_exports.filtered(EXPORTS, hal_exports.imports(HEADER))
+    lines = [line for line in text.splitlines() if line.startswith("EXPORT_FN")]
+    assert lines == [EXPORTS.splitlines()[1], EXPORTS.splitlines()[4]]
+
+
+def test_a_required_import_the_module_lacks_is_an_error() -> None:
+    with pytest.raises(hal_exports.HalExportsError, match=r"hal\.buffer\.frobnicate"):
+        hal_exports.filtered(EXPORTS, {"buffer.frobnicate": True})
+    hal_exports.filtered(EXPORTS, {"buffer.frobnicate": False})  # optional: left unbound
+
+
+def test_a_program_without_an_import_table_is_an_error() -> None:
+    with pytest.raises(hal_exports.HalExportsError, match="no import table"):
+        hal_exports.imports("int x;")
