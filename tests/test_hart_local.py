@@ -79,8 +79,8 @@ def test_a_kernel_that_reads_only_its_arguments_may_run_locally(objects) -> None
     text = hart_local.header(None, True, {"m_dispatch_0_add": (1, 2)})
     assert "#define RUNNER_HART_LOCAL 1" in text
     assert "#define RUNNER_HART_LOCAL_WORD_STORES 1" in text
-    assert '{"m_dispatch_0_add", 0x1u, 0x2u, {0, 0, 0}, 0, 0}, \\\n  {0, 0, 0, {0, 0, 0}, 0, 0}' \
-        in text
+    assert ('{"m_dispatch_0_add", 0x1u, 0x2u, 1, {0, 0, 0}, 0, 0}, \\\n'
+            '  {0, 0, 0, 0, {0, 0, 0}, 0, 0}') in text
 
 
 def test_called_code_is_followed_and_its_byte_stores_seen(objects) -> None:
@@ -144,3 +144,33 @@ def test_binding_access_from_the_executable_sources() -> None:
         "m_dispatch_0_mm": (0b1, 0b10),  # 2: read-write; 3: a memref, unknown
         "m_dispatch_1_twice": (0, 0),  # read through one view, written through another
     }
+
+
+def test_each_entry_point_is_checked_alone(objects) -> None:
+    """A kernel that calls soft-float or reads a table keeps only itself in place."""
+    checks = hart_local.check_entries(objects["copies"], [objects["softfloat"]],
+                                      [objects["copy_bytes"]])
+    assert checks == {"m_dispatch_1_copy": hart_local.EntryCheck(None, False)}
+    assert checks["m_dispatch_1_copy"].mode == 1
+    calls = hart_local.check_entries(objects["calls"], [objects["softfloat"]], [])
+    assert calls["m_dispatch_0_scale"].mode == 2  # in place, bound by instruction fetch
+    table = hart_local.check_entries(objects["table"], [objects["softfloat"]], [])
+    assert table["m_dispatch_0_lookup"].mode == 0  # in place: reads data of its own
+
+
+def test_the_header_gives_each_entry_point_its_mode() -> None:
+    checks = {"m_dispatch_0_mm": hart_local.EntryCheck(None, True),
+              "m_dispatch_1_twice": hart_local.EntryCheck(
+                  "m_dispatch_1_twice calls __mulsf3: " + hart_local.SOFT_FLOAT, True)}
+    reason, word_stores = hart_local.summary(checks)
+    assert reason.startswith("m_dispatch_1_twice calls __mulsf3") and word_stores
+    text = hart_local.header(reason, word_stores, hart_local.entry_bindings(SOURCES),
+                             None, checks)
+    assert "#define RUNNER_HART_LOCAL 1" in text  # one entry point may run locally
+    assert "#define RUNNER_HART_LOCAL_DEFAULT_MODE 0" in text
+    assert '{"m_dispatch_0_mm", 0x1u, 0x2u, 1, {0, 0, 0}, 0, 0}' in text
+    assert '{"m_dispatch_1_twice", 0x0u, 0x0u, 2, {0, 0, 0}, 0, 0}' in text
+    fetch_bound = {"m_dispatch_1_twice": checks["m_dispatch_1_twice"]}
+    text = hart_local.header(*hart_local.summary(fetch_bound), None, None, fetch_bound)
+    assert "#define RUNNER_HART_LOCAL 0" in text
+    assert "#define RUNNER_HART_LOCAL_DEFAULT_MODE 2" in text  # all soft-float: in place

@@ -46,6 +46,16 @@ def test_images_of_several_harts_build_apart() -> None:
     layout.check_harts(load_board("qemu-virt"), "none", 4)  # the plain C version too
 
 
+def test_auto_takes_the_boards_harts_chosen_per_dispatch() -> None:
+    cluster = load_board("cluster4")
+    assert layout.parse_harts("auto", cluster) == (4, True)
+    assert layout.parse_harts("AUTO", cluster) == (4, True)
+    assert layout.parse_harts("2", cluster) == (2, False)
+    assert layout.parse_harts(None, cluster) == (1, False)
+    with pytest.raises(ModelError, match="HARTS must be 1 to 4 or 'auto'"):
+        layout.parse_harts("some", cluster)
+
+
 def _record(size: int, harts_: int, cycles: int, passed: bool = True) -> dict:
     return {"schema": "ireerv-run/2", "model": "matmul", "board": "cluster4", "size": size,
             "runtime": "iree", "passed": passed, "reason": "passed" if passed else "failed",

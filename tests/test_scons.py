@@ -44,8 +44,8 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
         ("SHAPES=any", "Invalid value for enum variable 'SHAPES': 'any'"),
         ("SIZE=-3", "SIZE must be a positive whole number"),
         ("CAP_LOOPS=0", "CAP_LOOPS must be a positive whole number"),
-        ("HARTS=5", "HARTS must be a whole number from 1 to 4 (board cluster4 has 4 harts), "
-                    "not '5'"),
+        ("HARTS=5", "HARTS must be a whole number from 1 to 4 or auto (board cluster4 has "
+                    "4 harts), not '5'"),
         ("NOSUCH=1", "unknown variable(s): NOSUCH"),
     ],
 )

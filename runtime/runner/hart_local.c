@@ -483,6 +483,7 @@ static bool bindings_allow(const iree_hal_executable_dispatch_state_v0_t* d) {
 static const struct {
   const char* name;
   uint32_t read_only, write_only;
+  uint32_t mode;  // RUNNER_LOCAL_MODE_*
   uint32_t counts[3];  // workgroups in x, y, z the slices were derived for
   uint32_t first_slice, slice_count;
 } entries[] = {RUNNER_HART_LOCAL_ENTRIES};
@@ -531,6 +532,7 @@ void runner_local_prepare(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t local_memory_size) {
   job->fn = NULL;
+  job->mode = RUNNER_LOCAL_MODE_IN_PLACE;
   job->environment = &executable->environment;
   job->dispatch_state = dispatch_state;
   job->local_memory_size = local_memory_size;
@@ -547,6 +549,8 @@ void runner_local_prepare(
                                             : NULL;
   for (unsigned i = 0; name && entries[i].name; ++i) {
     if (strcmp(entries[i].name, name) == 0) {
+      job->mode = entries[i].mode;
+      if (job->mode != RUNNER_LOCAL_MODE_LOCAL) return;
       job->read_only = entries[i].read_only;
       job->write_only = entries[i].write_only;
       use_slices(job, &entries[i].counts[0], entries[i].first_slice,
@@ -554,6 +558,8 @@ void runner_local_prepare(
       break;
     }
   }
+  if (!name || !entries[0].name) job->mode = RUNNER_HART_LOCAL_DEFAULT_MODE;
+  if (job->mode != RUNNER_LOCAL_MODE_LOCAL) return;  // not in the table
   for (unsigned i = 0; i < dispatch_state->binding_count; ++i) {
     if ((job->write_only >> i) & 1) {
       memset(dispatch_state->binding_ptrs[i], 0,
@@ -579,6 +585,7 @@ void runner_local_prepare(
   (void)executable, (void)ordinal, (void)dispatch_state,
       (void)local_memory_size;
   job->fn = NULL;
+  job->mode = RUNNER_HART_LOCAL_DEFAULT_MODE;
 }
 
 #endif

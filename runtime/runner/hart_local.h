@@ -17,6 +17,7 @@
 // What hart 0 publishes for a dispatch (in the shared job record).
 typedef struct runner_local_job_t {
   iree_hal_executable_dispatch_v0_t fn;  // NULL: every hart runs in place
+  uint32_t mode;  // RUNNER_LOCAL_MODE_* of the entry point (hart_local_check.h)
   const iree_hal_executable_environment_v0_t* environment;
   const iree_hal_executable_dispatch_state_v0_t* dispatch_state;
   uint32_t local_memory_size;
@@ -24,6 +25,13 @@ typedef struct runner_local_job_t {
   uint32_t write_only;  // bindings it only writes: hart 0 zeroes them first
   uint32_t* copy_cycles;  // per hart: cycles spent copying in (written back)
 } runner_local_job_t;
+
+// How harts 1.. run an entry point: in place because it reads data of its own,
+// from their own scratchpads, or in place because it is bound by instruction
+// fetch (soft-float: copies would cost more than they save).
+#define RUNNER_LOCAL_MODE_IN_PLACE 0
+#define RUNNER_LOCAL_MODE_LOCAL 1
+#define RUNNER_LOCAL_MODE_FETCH_BOUND 2
 
 // runner_local_share's answer when the copies do not fit the scratchpad.
 #define RUNNER_LOCAL_DOES_NOT_FIT 0xffffffffu

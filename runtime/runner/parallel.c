@@ -36,6 +36,7 @@
 #include "bsp.h"
 #include "bsp_cycles.h"
 #include "hart_local.h"
+#include "hart_plan.h"
 #include "iree/hal/local/local_executable.h"
 
 #if RUNNER_HARTS > BSP_HARTS
@@ -55,8 +56,10 @@ typedef struct runner_job_t {
   iree_hal_local_executable_t* executable;
   iree_host_size_t ordinal;
   const iree_hal_executable_dispatch_state_v0_t* dispatch_state;
+  uint32_t base;   // the first workgroup shared (those before ran on hart 0)
   uint32_t total;  // workgroups
   uint32_t first;  // workgroups of hart 0 (0: every hart takes the same)
+  uint32_t harts;  // harts taking part (the others' shares are empty)
   runner_local_job_t local;  // for harts running from their own scratchpads
   iree_byte_span_t local_memory[RUNNER_HARTS];
   iree_status_code_t status[RUNNER_HARTS];
@@ -66,7 +69,7 @@ static runner_job_t job;
 static volatile uint32_t team_ready;
 
 // Workgroup counts of the dispatches since the last reset (for the output).
-#define COUNT_CAPACITY 16
+#define COUNT_CAPACITY 32
 static uint32_t counts[COUNT_CAPACITY][3];
 static uint32_t count_length;
 // Cycles each hart spent on its shares since the reset (its own counter).
@@ -91,14 +94,17 @@ static iree_status_code_t run_share_timed(unsigned hart) {
 // so fewer harts compete for the fetch port and the shared path), and the
 // larger shares go to the lowest harts: hart 0 reads its data in one cycle.
 // With `first` set, hart 0 takes that many and the others share the rest.
-static uint32_t share_begin(uint32_t total, uint32_t first, unsigned hart) {
+// Counted from job.base; `harts` take part.
+static uint32_t share_begin(uint32_t total, uint32_t first, unsigned hart,
+                            uint32_t harts) {
+  if (hart >= harts) return total;
   if (first) {
     if (hart == 0) return 0;
-    const uint32_t rest = total - first, others = RUNNER_HARTS - 1;
+    const uint32_t rest = total - first, others = harts - 1;
     const uint32_t base = rest / others, extra = rest % others, k = hart - 1;
     return first + k * base + (k < extra ? k : extra);
   }
-  const uint32_t longest = (total + RUNNER_HARTS - 1) / RUNNER_HARTS;
+  const uint32_t longest = (total + harts - 1) / harts;
   const uint32_t active = (total + longest - 1) / longest;
   if (hart >= active) return total;
   const uint32_t base = total / active, extra = total % active;
@@ -107,8 +113,9 @@ static uint32_t share_begin(uint32_t total, uint32_t first, unsigned hart) {
 
 static iree_status_code_t run_share(unsigned hart) {
   const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
-  const uint32_t begin = share_begin(job.total, job.first, hart);
-  const uint32_t end = share_begin(job.total, job.first, hart + 1);
+  const uint32_t count = job.total - job.base;
+  const uint32_t begin = job.base + share_begin(count, job.first, hart, job.harts);
+  const uint32_t end = job.base + share_begin(count, job.first, hart + 1, job.harts);
   if (begin == end) return IREE_STATUS_OK;
   if (hart && job.local.fn) {
     const uint32_t code = runner_local_share(&job.local, hart, begin, end);
@@ -140,44 +147,21 @@ static iree_status_code_t run_share(unsigned hart) {
 
 // Hart 0 reads the bindings in one cycle where harts 1-3 wait on the shared
 // path, and harts that run from their own scratchpads first pay for their
-// copies, so an even split leaves hart 0 idle at the end.  Per dispatch site,
-// hart 0's share comes from the last dispatch's timings: hart 0 at a0 cycles
-// per workgroup; the others at c (copying, 0 in place) + a1 per workgroup.
-// Of equally long splits the one giving hart 0 most wins: the fewer harts
-// still at work at the end, the more of the fetch port each one gets.  With
-// copies (c > 0) hart 0's rate counts 1/16 faster than measured: it comes
-// from a dispatch in which every hart computed throughout, while harts that
-// copy in turn (hart_local.c) leave hart 0 the fetch port for a while
-// (qmatmul64 on 4 harts: 11 workgroups for hart 0 were predicted at 850,000
-// cycles against 841,000 for 10, and took 780,000; the call took 812,875
-// cycles instead of 839,442).
-#define SITE_CAPACITY 8
-typedef struct site_t {
-  const iree_hal_local_executable_t* executable;
-  iree_host_size_t ordinal;
-  uint32_t first;
-} site_t;
-static site_t sites[SITE_CAPACITY];
-static uint32_t site_count;
-
-static site_t* find_site(const iree_hal_local_executable_t* executable,
-                         iree_host_size_t ordinal) {
-  for (uint32_t i = 0; i < site_count; ++i) {
-    if (sites[i].executable == executable && sites[i].ordinal == ordinal) {
-      return &sites[i];
-    }
-  }
-  if (site_count == SITE_CAPACITY) return NULL;
-  sites[site_count] = (site_t){executable, ordinal, 0};
-  return &sites[site_count++];
-}
-
+// copies, so an even split leaves hart 0 idle at the end.  Per dispatch site
+// (hart_plan.h), hart 0's share comes from the last dispatch's timings: hart
+// 0 at a0 cycles per workgroup; the others at c (copying, 0 in place) + a1
+// per workgroup.  Of equally long splits the one giving hart 0 most wins: the
+// fewer harts still at work at the end, the more of the fetch port each one
+// gets.  With copies (c > 0) hart 0's rate counts 1/16 faster than measured:
+// harts that copy in turn leave hart 0 the fetch port for a while (qmatmul64
+// on 4 harts: 812,875 cycles per call instead of 839,442).
 static uint32_t balanced_first(void) {
-  const uint32_t total = job.total, n0 = share_begin(total, job.first, 1);
+  const uint32_t total = job.total - job.base, harts = job.harts;
+  const uint32_t n0 = share_begin(total, job.first, 1, harts);
   uint32_t a1 = 0, c = 0;
-  for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
-    const uint32_t n = share_begin(total, job.first, h + 1) -
-                       share_begin(total, job.first, h);
+  for (unsigned h = 1; h < harts; ++h) {
+    const uint32_t n = share_begin(total, job.first, h + 1, harts) -
+                       share_begin(total, job.first, h, harts);
     if (!n) continue;  // idle
     if (copy_cycles[h] > c) c = copy_cycles[h];  // 0 when it ran in place
     const uint32_t a = (share_cycles[h] - copy_cycles[h]) / n;
@@ -188,7 +172,7 @@ static uint32_t balanced_first(void) {
   uint32_t best = job.first;
   uint64_t best_cycles = UINT64_MAX;
   for (uint32_t k = 1; k < total; ++k) {
-    const uint32_t per = (total - k + RUNNER_HARTS - 2) / (RUNNER_HARTS - 1);
+    const uint32_t per = (total - k + harts - 2) / (harts - 1);
     const uint64_t mine = a0 * k, theirs = c + (uint64_t)a1 * per;
     const uint64_t longest = mine > theirs ? mine : theirs;
     if (longest <= best_cycles) best_cycles = longest, best = k;
@@ -208,6 +192,90 @@ static void worker(unsigned hart, void* arg) {
   }
 }
 
+// Workgroups [begin, end) on hart 0 alone, in IREE's order; counted as its
+// share.
+static iree_status_t run_alone(uint32_t begin, uint32_t end) {
+  const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
+  const uint32_t start = (uint32_t)bsp_cycles();
+  const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
+  iree_alignas(64) iree_hal_executable_workgroup_state_v0_t state = {
+      .local_memory = job.local_memory[0].data,
+      .local_memory_size = (size_t)job.local_memory[0].data_length,
+  };
+  iree_status_t status = iree_ok_status();
+  for (uint32_t i = begin; i < end && iree_status_is_ok(status); ++i) {
+    state.workgroup_id_x = i % d->workgroup_count_x;
+    state.workgroup_id_y = (i % per_z) / d->workgroup_count_x;
+    state.workgroup_id_z = i / per_z;
+    status = iree_hal_local_executable_issue_call(job.executable, job.ordinal,
+                                                  d, &state, 0);
+  }
+  busy[0] += (uint32_t)bsp_cycles() - start;
+  return status;
+}
+
+// Workgroups job.base .. job.total shared by job.harts harts.
+static iree_status_code_t run_team(uint32_t local_length) {
+  for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
+  // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
+  iree_status_code_t code = IREE_STATUS_OK;
+  for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
+    job.local_memory[h] = iree_make_byte_span(NULL, local_length);
+    if (local_length) {
+      job.local_memory[h].data = malloc(local_length);
+      if (!job.local_memory[h].data) code = IREE_STATUS_RESOURCE_EXHAUSTED;
+    }
+  }
+  if (code == IREE_STATUS_OK) {
+    bsp_barrier_wait();
+    job.status[0] = run_share_timed(0);
+    bsp_barrier_wait();
+    for (unsigned h = 0; h < RUNNER_HARTS; ++h) {
+      if (code == IREE_STATUS_OK) code = job.status[h];
+    }
+  }
+  for (unsigned h = 1; h < RUNNER_HARTS; ++h) free(job.local_memory[h].data);
+  return code;
+}
+
+#if RUNNER_HARTS_AUTO
+// What harts 1.. would copy in and write back (hart_plan.h).
+static runner_plan_bytes_t binding_bytes(void) {
+  const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
+  runner_plan_bytes_t bytes = {0, 0};
+  for (unsigned i = 0; i < d->binding_count && i < 32; ++i) {
+    const uint32_t length = (uint32_t)d->binding_lengths[i];
+    if (!((job.local.write_only >> i) & 1)) bytes.in += length;
+    if (!((job.local.read_only >> i) & 1)) bytes.out += length;
+  }
+  return bytes;
+}
+
+// A site's first dispatch: its mode, then its first workgroup on hart 0
+// alone (a0), then the plan for the rest (hart_plan.c).  Returns false when
+// the whole dispatch has run.
+static bool first_look(runner_plan_site_t* site, iree_status_t* status) {
+  site->mode = job.local.mode;
+  site->harts = 1;
+  if (site->mode == RUNNER_LOCAL_MODE_IN_PLACE) {
+    *status = run_alone(0, job.total);
+    return false;
+  }
+  const uint32_t start = (uint32_t)bsp_cycles();
+  *status = run_alone(0, 1);
+  site->a0 = (uint32_t)bsp_cycles() - start;
+  if (!iree_status_is_ok(*status)) return false;
+  site->harts = runner_plan_choose(job.total - 1, site->a0, site->mode,
+                                   binding_bytes(), RUNNER_HARTS, &site->first);
+  if (site->harts == 1) {
+    *status = run_alone(1, job.total);
+    return false;
+  }
+  job.base = 1;
+  return true;
+}
+#endif
+
 static iree_status_t dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
@@ -225,44 +293,39 @@ static iree_status_t dispatch(
   job.executable = executable;
   job.ordinal = ordinal;
   job.dispatch_state = dispatch_state;
+  job.base = 0;
+  job.harts = RUNNER_HARTS;
   job.total = dispatch_state->workgroup_count_x *
               dispatch_state->workgroup_count_y *
               dispatch_state->workgroup_count_z;
   job.local_memory[0] = local_memory;
-  if (job.total < 2) {  // nothing to share: no barrier cost
-    iree_alignas(64) iree_hal_executable_workgroup_state_v0_t state = {
-        .local_memory = local_memory.data,
-        .local_memory_size = (size_t)local_memory.data_length,
-    };
-    return job.total ? iree_hal_local_executable_issue_call(
-                           executable, ordinal, dispatch_state, &state, 0)
-                     : iree_ok_status();
-  }
+  if (job.total < 2) return run_alone(0, job.total);  // no barrier cost
+  runner_plan_site_t* site = runner_plan_site(executable, ordinal);
+#if RUNNER_HARTS_AUTO
+  if (site && site->harts == 1) return run_alone(0, job.total);
+#endif
   job.local.copy_cycles = copy_cycles;
   runner_local_prepare(&job.local, executable, ordinal, dispatch_state,
                        (uint32_t)local_memory.data_length);
-  site_t* site = find_site(executable, ordinal);
-  job.first = site && site->first < job.total ? site->first : 0;
-  for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
-  // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
-  iree_status_code_t code = IREE_STATUS_OK;
-  for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
-    job.local_memory[h] = iree_make_byte_span(NULL, local_memory.data_length);
-    if (local_memory.data_length) {
-      job.local_memory[h].data = malloc(local_memory.data_length);
-      if (!job.local_memory[h].data) code = IREE_STATUS_RESOURCE_EXHAUSTED;
-    }
+#if RUNNER_HARTS_AUTO
+  if (site && !site->harts) {
+    iree_status_t status = iree_ok_status();
+    if (!first_look(site, &status)) return status;
   }
-  if (code == IREE_STATUS_OK) {
-    bsp_barrier_wait();
-    job.status[0] = run_share_timed(0);
-    bsp_barrier_wait();
-    if (site) site->first = balanced_first();
-    for (unsigned h = 0; h < RUNNER_HARTS; ++h) {
-      if (code == IREE_STATUS_OK) code = job.status[h];
-    }
-  }
-  for (unsigned h = 1; h < RUNNER_HARTS; ++h) free(job.local_memory[h].data);
+  if (site) job.harts = site->harts;
+#endif
+  job.first = site && site->first < job.total - job.base ? site->first : 0;
+  const uint32_t start = (uint32_t)bsp_cycles();
+  const iree_status_code_t code = run_team((uint32_t)local_memory.data_length);
+  // Hart 0 ran the workgroups before job.base too: they count as its share.
+  if (site) site->first = balanced_first() + job.base;
+#if RUNNER_HARTS_AUTO
+  // A site whose run on several harts did not beat hart 0 alone stays there.
+  const uint32_t took = (uint32_t)bsp_cycles() - start;
+  if (site && took > (job.total - job.base) * site->a0) site->harts = 1;
+#else
+  (void)start;
+#endif
   return code == IREE_STATUS_OK
              ? iree_ok_status()
              : iree_make_status(code, "workgroup failed on a hart");

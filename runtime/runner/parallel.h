@@ -10,6 +10,10 @@
 #if !defined(RUNNER_HARTS)
 #define RUNNER_HARTS 1
 #endif
+// HARTS=auto: each dispatch site uses 1 .. RUNNER_HARTS harts (hart_plan.c).
+#if !defined(RUNNER_HARTS_AUTO)
+#define RUNNER_HARTS_AUTO 0
+#endif
 
 #ifdef __cplusplus
 extern "C" {

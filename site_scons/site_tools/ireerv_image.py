@@ -37,6 +37,7 @@ RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 RODATA_BLOB = "model_rodata.bin"  # the program's large constants (image/rodata.py)
 PARALLEL_SOURCE = iree_build.RUNNER_DIR / "parallel.c"
 HART_LOCAL_SOURCE = iree_build.RUNNER_DIR / "hart_local.c"
+HART_PLAN_SOURCE = iree_build.RUNNER_DIR / "hart_plan.c"
 HOST_ALLOCATOR_SOURCE = iree_build.RUNNER_DIR / "host_allocator.c"
 STAGING_SOURCE = iree_build.RUNNER_DIR / "staging.c"
 
@@ -141,14 +142,18 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
                 harts: int | None = None, model_arg: str = "") -> Image:
     """The image of `model`; `model_arg` is MODEL as the user gave it (default: its name)."""
     benv = env.BoardEnv(board)
-    harts = int(env.get("HARTS") or 1) if harts is None else harts
     try:
+        harts, auto = layout.parse_harts(env.get("HARTS") if harts is None else harts, board)
+        if auto and runtime == "none":
+            raise ModelError("HARTS=auto applies to IREE images: the plain C matmul has no "
+                             "dispatches to choose for; give a number")
         size = model.resolve_size(size)
         model.generate_inputs(size)  # a generator that cannot make them fails here, once
         layout.check_harts(board, runtime, harts)
     except ModelError as err:
         user_error(err)
-    key = layout.image_key(env, board, model, size, runtime, harts, model_arg)
+    key = layout.image_key(env, board, model, size, runtime,
+                           layout.AUTO if auto else harts, model_arg)
     idir = key.build_dir()
     libs: list = []
     mlir = None
@@ -157,6 +162,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     else:
         libs = env.IreeRuntime(board)
         benv["SOFTFLOAT_OBJECTS"] = env.SoftFloatObjects(benv)
+        benv["HARTS_AUTO"] = auto
         objects, mlir = _iree_objects(benv, model, size, idir, libs, harts)
         objects += libs
     # The soft-float objects define __addsf3 & co. before libgcc is searched.
@@ -198,7 +204,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         [kernel_h, renv.Value(f"{module} {model.function} {benv['REPEAT']} "
                               f"{layout.inputs_digest(model, size)}")],
         short_action(_model_data), MODEL_SPEC=model, MODEL_SIZE=size, MODULE_NAME=module)
-    renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[("RUNNER_HARTS", harts)])
+    renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[
+        ("RUNNER_HARTS", harts), *([("RUNNER_HARTS_AUTO", 1)] if benv.get("HARTS_AUTO") else [])])
     sources = [("model_module", module_c), ("model_data", data_c),
                ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
                ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
@@ -207,7 +214,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     extra = []
     if harts > 1:
         extra = _hart_local_check(renv, idir, mlir, kernel_o)
-        sources.append(("hart_local", str(HART_LOCAL_SOURCE)))
+        sources += [("hart_local", str(HART_LOCAL_SOURCE)), ("hart_plan", str(HART_PLAN_SOURCE))]
     objects = []
     for name, src in sources:
         oenv = _control_program_env(renv, benv) if name == "model_module" else renv
@@ -264,10 +271,11 @@ def _write_hart_local_check(target, source, env):
     try:
         objects = [Path(str(s)) for s in source[2:]]
         count = env["SOFTFLOAT_COUNT"]
-        reason, word_stores = hart_local.check(Path(str(source[1])), objects[:count],
-                                               objects[count:])
+        checks = hart_local.check_entries(Path(str(source[1])), objects[:count],
+                                          objects[count:])
+        reason, word_stores = hart_local.summary(checks)
         entries = slices = None
-        if reason is None:
+        if any(c.reason is None for c in checks.values()):
             compiler, mlir = _iree_compile_path(env), Path(str(source[0]))
             sources = iree_compile.executable_sources(compiler, env["IREE_FLAGS"], mlir)
             entries = hart_local.entry_bindings(sources)
@@ -275,7 +283,7 @@ def _write_hart_local_check(target, source, env):
                 compiler, env["IREE_FLAGS"], mlir, hart_slices.PASS))
     except (hart_local.HartLocalError, iree_compile.CompileError, FetchError) as err:
         build_error(err)
-    Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries, slices))
+    Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries, slices, checks))
 
 
 def _plain_c_objects(benv, model: Model, size: int | None, idir: str, harts: int) -> list:

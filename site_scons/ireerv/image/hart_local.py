@@ -46,6 +46,7 @@ _SUBSPAN = re.compile(r"hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\)(.
 _ACCESS = re.compile(r"dispatch\.tensor<(readonly|writeonly|readwrite):")
 
 HEADER = "hart_local_check.h"
+SOFT_FLOAT = "soft-float kernels are bound by instruction fetch, not data"
 # iree-compile's names for a kernel's entry points: <module>_dispatch_<n>_<what>.
 _DISPATCH = re.compile(r"_dispatch_\d+_")
 
@@ -144,21 +145,63 @@ def _reached(objects: _Objects) -> tuple[set[Section], str | None]:
             if target not in objects.code:
                 return seen, f"{where} reads {name} (data)"
             if target[0] in objects.fetch_bound:
-                return seen, (f"{where} calls {name}: soft-float kernels are bound by "
-                              "instruction fetch, not data")
+                return seen, f"{where} calls {name}: {SOFT_FLOAT}"
             todo.append(target)
     return seen, None
 
 
-def check(kernel: Path, softfloat: list[Path], others: list[Path]) -> tuple[str | None, bool]:
-    """(None if harts may run the kernels from their own scratchpads, else why not;
-    whether the code they reach stores whole words only)."""
+def _objects(kernel: Path, softfloat: list[Path], others: list[Path]) -> _Objects:
     objects = _Objects(fetch_bound={str(p) for p in softfloat})
     _read(kernel, objects, root=True)
     for path in [*softfloat, *others]:
         _read(path, objects, root=False)
+    return objects
+
+
+def check(kernel: Path, softfloat: list[Path], others: list[Path]) -> tuple[str | None, bool]:
+    """(None if harts may run all the kernels from their own scratchpads, else why not;
+    whether the code they reach stores whole words only)."""
+    objects = _objects(kernel, softfloat, others)
     seen, reason = _reached(objects)
     return reason, not (seen & objects.sub_word_stores)
+
+
+@dataclass(frozen=True)
+class EntryCheck:
+    """One entry point: None if harts may run it from their own scratchpads, else why not;
+    whether the code it reaches stores whole words only."""
+
+    reason: str | None
+    word_stores: bool
+
+    @property
+    def mode(self) -> int:
+        """The runtime's RUNNER_LOCAL_MODE_*: 1 local, 2 in place and bound by instruction
+        fetch (soft-float), 0 in place because it reads data of its own."""
+        if self.reason is None:
+            return 1
+        return 2 if self.reason.endswith(SOFT_FLOAT) else 0
+
+
+def check_entries(kernel: Path, softfloat: list[Path],
+                  others: list[Path]) -> dict[str, EntryCheck]:
+    """check() for each entry point of the kernel object alone: one kernel that reads a table
+    or calls soft-float keeps only itself in place, not every other one."""
+    objects = _objects(kernel, softfloat, others)
+    result = {}
+    for root in list(objects.roots):
+        objects.roots = [root]
+        seen, reason = _reached(objects)
+        result[objects.names[root]] = EntryCheck(reason, not (seen & objects.sub_word_stores))
+    return result
+
+
+def summary(checks: dict[str, EntryCheck]) -> tuple[str | None, bool]:
+    """The first entry point's reason to stay in place (None: all may run locally), and
+    whether every entry point that may run locally stores whole words only."""
+    reasons = [c.reason for _, c in sorted(checks.items()) if c.reason is not None]
+    return (reasons[0] if reasons else None,
+            all(c.word_stores for c in checks.values() if c.reason is None))
 
 
 def entry_bindings(sources: str) -> dict[str, tuple[int, int]]:
@@ -177,19 +220,34 @@ def entry_bindings(sources: str) -> dict[str, tuple[int, int]]:
     return result
 
 
+def _default_mode(reason: str | None, checks: dict[str, EntryCheck]) -> int:
+    """The mode all entry points share (0 if they differ): with none local, no table is made."""
+    modes = {c.mode for c in checks.values()}
+    if not checks:
+        return int(reason is None)
+    return modes.pop() if len(modes) == 1 else 0
+
+
 def header(reason: str | None, word_stores: bool = False,
            entries: dict[str, tuple[int, int]] | None = None,
-           slices: dict[str, EntrySlices] | None = None) -> str:
+           slices: dict[str, EntrySlices] | None = None,
+           checks: dict[str, EntryCheck] | None = None) -> str:
     """hart_local_check.h: whether and how harts 1.. run the kernels from their own scratchpads;
-    `slices` (hart_slices.entry_slices) bounds what the workgroups touch of some bindings."""
+    `slices` (hart_slices.entry_slices) bounds what the workgroups touch of some bindings;
+    `checks` (check_entries) decides per entry point (else `reason` for all of them)."""
+    checks = checks or {}
+    local = reason is None or any(c.reason is None for c in checks.values())
     why = ("yes: the kernels read no data of their own" if reason is None
-           else f"no, in place: {reason}")
+           else f"per entry point: {reason}" if local else f"no, in place: {reason}")
     lines = ["/* Generated: may woken harts run the kernels from their own scratchpads?",
              f" * {why.replace('*/', '* /')} */",
-             f"#define RUNNER_HART_LOCAL {int(reason is None)}",
+             f"#define RUNNER_HART_LOCAL {int(local)}",
              "/* 1: the kernels store whole words only (a hart owns whole output words) */",
              f"#define RUNNER_HART_LOCAL_WORD_STORES {int(word_stores)}",
+             "/* The mode of entry points not in the table below */",
+             f"#define RUNNER_HART_LOCAL_DEFAULT_MODE {_default_mode(reason, checks)}",
              "/* Per entry point: masks of its read-only and of its write-only bindings,",
+             " * its mode (0 in place, 1 local, 2 in place and bound by instruction fetch),",
              " * its workgroup counts and its first and number of RUNNER_HART_LOCAL_SLICES */",
              "#define RUNNER_HART_LOCAL_ENTRIES \\"]
     table: list[str] = []
@@ -197,12 +255,13 @@ def header(reason: str | None, word_stores: bool = False,
         found = (slices or {}).get(name)
         counts = found.counts if found else (0, 0, 0)
         count = len(found.slices) if found else 0
-        lines.append(f'  {{"{name}", {ro:#x}u, {wo:#x}u, {{{counts[0]}, {counts[1]}, '
+        mode = checks[name].mode if name in checks else int(reason is None)
+        lines.append(f'  {{"{name}", {ro:#x}u, {wo:#x}u, {mode}, {{{counts[0]}, {counts[1]}, '
                      f'{counts[2]}}}, {len(table)}, {count}}}, \\')
         for s in found.slices if found else ():
             table.append(f"  {{{s.binding}, {s.base}, {{{s.steps[0]}, {s.steps[1]}, "
                          f"{s.steps[2]}}}, {s.length}u}}, \\")
-    lines.append("  {0, 0, 0, {0, 0, 0}, 0, 0}")
+    lines.append("  {0, 0, 0, 0, {0, 0, 0}, 0, 0}")
     lines += ["/* Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of",
               " * the binding: {binding, base, step, length} */",
               "#define RUNNER_HART_LOCAL_SLICES \\", *table, "  {0, 0, {0, 0, 0}, 0}"]

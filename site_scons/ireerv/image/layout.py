@@ -16,6 +16,21 @@ def check_harts(board: Board, runtime: str, harts: int) -> None:
         raise ModelError(f"HARTS must be 1 to {board.harts} on board {board.name!r}, not {harts}")
 
 
+AUTO = "auto"  # HARTS=auto: each dispatch chooses how many of the board's harts it uses
+
+
+def parse_harts(value: str | int | None, board: Board) -> tuple[int, bool]:
+    """HARTS as given: (the harts the image's team has, whether each dispatch chooses how
+    many of them it uses).  auto: all the board's harts, chosen per dispatch."""
+    if str(value).strip().lower() == AUTO:
+        return board.harts, True
+    try:
+        return int(value or 1), False
+    except ValueError:
+        raise ModelError(f"HARTS must be 1 to {board.harts} or {AUTO!r} on board "
+                         f"{board.name!r}, not {value!r}") from None
+
+
 def specializes(model: Model, runtime: str, shapes: str) -> bool:
     """Whether the image's model is compiled for its inputs' shapes (importer_mlir.specialize)."""
     return runtime == "iree" and model.is_dynamic and shapes == "static"

@@ -1,0 +1,92 @@
+// HARTS=auto: each dispatch site runs on hart 0 alone unless a cost rule
+// predicts that more harts finish it sooner (parallel.c applies it).
+//
+// The rule uses what is known before the harts start: the entry point's mode
+// (hart_local_check.h), the bytes a hart would copy, the workgroups left, and
+// a0, the cycles one workgroup took on hart 0 alone (parallel.c times the
+// first workgroup of a site's first dispatch on hart 0 before it decides, so
+// deciding costs no more than that workgroup would anyway).  The cluster's
+// figures (docs/harts.md, `scons cap`):
+// - every hart fetches through one port: m busy harts each run at most
+//   cap/m as fast as one alone (cap 1.25 for soft-float, 1.31-1.47 for the
+//   integer loops; CAP16 below takes the lower ends);
+// - harts 1.. copy their inputs in over the shared path, in turn: about 26
+//   cycles a word, so hart h starts computing after h copies; they write
+//   their outputs back at about 24 cycles a word;
+// - harts 1.. are slower per workgroup than hart 0 (their write-backs, and in
+//   place every access crosses the shared path: soft-float kernels, bound by
+//   instruction fetch, lose about 1/8; any other kernel far more, so those
+//   stay on hart 0);
+// - waking and joining the harts (two barriers, local memory, zeroing the
+//   outputs) costs about OVERHEAD cycles.
+// Harts 1.. get equal shares; of the splits hart 0's share is chosen to give
+// the shortest predicted time, and the dispatch goes to several harts only
+// if that beats hart 0 alone by 1/16.  parallel.c then checks each
+// parallel run against a0 and keeps a site that did not gain on hart 0.
+
+#include "hart_plan.h"
+
+#include "hart_local.h"
+
+#define SITE_CAPACITY 64
+#define COPY_IN_CYCLES 26   // per word, copied in turn
+#define WRITE_BACK_CYCLES 24  // per word
+#define OVERHEAD 2000
+
+static runner_plan_site_t sites[SITE_CAPACITY];
+static uint32_t site_count;
+
+runner_plan_site_t* runner_plan_site(const void* executable,
+                                     iree_host_size_t ordinal) {
+  for (uint32_t i = 0; i < site_count; ++i) {
+    if (sites[i].executable == executable && sites[i].ordinal == ordinal) {
+      return &sites[i];
+    }
+  }
+  if (site_count == SITE_CAPACITY) return NULL;
+  sites[site_count] = (runner_plan_site_t){executable, ordinal, 0, 0, 0, 0};
+  return &sites[site_count++];
+}
+
+// Cap (in 16ths) and the per-workgroup cost of harts 1.. relative to hart 0
+// (16ths), by mode; 0: never share.
+static uint32_t cap16(uint32_t mode) {
+  return mode == RUNNER_LOCAL_MODE_LOCAL         ? 21
+         : mode == RUNNER_LOCAL_MODE_FETCH_BOUND ? 20
+                                                 : 0;
+}
+static uint32_t helper16(uint32_t mode) {
+  return mode == RUNNER_LOCAL_MODE_LOCAL ? 17 : 18;
+}
+
+// Predicted cycles of `rest` workgroups on n harts, hart 0 taking k.
+static uint64_t predict(uint32_t rest, uint64_t a0, uint32_t mode,
+                        runner_plan_bytes_t bytes, uint32_t n, uint32_t k) {
+  const uint64_t busy = (uint64_t)n * 256 / cap16(mode);
+  const uint64_t slow = busy > 16 ? busy : 16;  // 16ths of a0 per workgroup
+  const uint32_t per = (rest - k + n - 2) / (n - 1);
+  const uint64_t mine = a0 * k * slow / 16;
+  uint64_t theirs = a0 * per * slow / 16 * helper16(mode) / 16;
+  if (mode == RUNNER_LOCAL_MODE_LOCAL) {
+    theirs += (uint64_t)(n - 1) * (bytes.in / 4) * COPY_IN_CYCLES;
+    theirs += (uint64_t)(bytes.out / 4) * WRITE_BACK_CYCLES * per / rest;
+  }
+  return (mine > theirs ? mine : theirs) + OVERHEAD;
+}
+
+uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
+                            runner_plan_bytes_t bytes, uint32_t max_harts,
+                            uint32_t* first) {
+  *first = 0;
+  if (rest < 2 || !cap16(mode)) return 1;
+  const uint64_t alone = (uint64_t)rest * a0;
+  uint64_t best = alone - alone / 16;  // to beat
+  uint32_t harts = 1;
+  for (uint32_t n = 2; n <= max_harts && n <= rest; ++n) {
+    for (uint32_t k = 1; k < rest; ++k) {
+      const uint64_t t = predict(rest, a0, mode, bytes, n, k);
+      if (t < best) best = t, harts = n, *first = k;
+    }
+  }
+  return harts;
+}

@@ -1,0 +1,39 @@
+// HARTS=auto: how many harts a dispatch uses, chosen per dispatch site
+// (hart_plan.c).
+#ifndef RUNNER_HART_PLAN_H_
+#define RUNNER_HART_PLAN_H_
+
+#include <stdint.h>
+
+#include "iree/hal/local/local_executable.h"
+
+// What is known of one dispatch site (an executable's entry point).
+typedef struct runner_plan_site_t {
+  const void* executable;
+  iree_host_size_t ordinal;
+  uint32_t mode;   // RUNNER_LOCAL_MODE_* of the entry point
+  uint32_t a0;     // cycles per workgroup of hart 0 alone (0: not measured)
+  uint32_t harts;  // harts it uses (0: not decided yet; 1: hart 0 alone)
+  uint32_t first;  // hart 0's workgroups (0: an even split)
+} runner_plan_site_t;
+
+// The site of (executable, ordinal), new ones zeroed; NULL when the table is
+// full (then the dispatch runs as with a fixed HARTS).
+runner_plan_site_t* runner_plan_site(const void* executable,
+                                     iree_host_size_t ordinal);
+
+// What the harts 1.. would copy in and write back for `rest` of `total`
+// workgroups: the bytes of the bindings that are not write-only (in), and of
+// those that are not read-only (out), both whole.
+typedef struct runner_plan_bytes_t {
+  uint32_t in, out;
+} runner_plan_bytes_t;
+
+// The harts (1 .. max_harts) that give the shortest predicted time for
+// `rest` workgroups of a0 cycles each on hart 0 alone, and hart 0's share
+// (*first); 1 unless the prediction beats hart 0 alone by a margin.
+uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
+                            runner_plan_bytes_t bytes, uint32_t max_harts,
+                            uint32_t* first);
+
+#endif  // RUNNER_HART_PLAN_H_
