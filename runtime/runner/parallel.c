@@ -26,8 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bsp_config.h"
-#if BSP_STAGED_CONSTANTS
+// Set by the build when the board's placement keeps the model's constants apart
+// (bsp_config.h's BSP_STAGED_CONSTANTS): dispatches read staged copies.
+#ifndef RUNNER_STAGED_CONSTANTS
+#define RUNNER_STAGED_CONSTANTS 0
+#endif
+#if RUNNER_STAGED_CONSTANTS
 #include "staging.h"
 #endif
 
@@ -281,7 +285,7 @@ static iree_status_t dispatch(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
   (void)processor_id;
-#if BSP_STAGED_CONSTANTS
+#if RUNNER_STAGED_CONSTANTS
   IREE_RETURN_IF_ERROR(runner_stage(&dispatch_state));
 #endif
   if (count_length < COUNT_CAPACITY) {
@@ -395,7 +399,7 @@ size_t runner_hart_stack_used(unsigned hart) {
 
 size_t runner_hart_stack_used(unsigned hart) { return 0; }
 iree_status_t runner_harts_start(void) {
-#if BSP_STAGED_CONSTANTS
+#if RUNNER_STAGED_CONSTANTS
   runner_staging_start();
 #endif
   return iree_ok_status();

@@ -210,6 +210,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
                ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
                ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
     if benv["BOARD_SPEC"].placement.constants:  # weights staged into the scratchpad
+        renv.Append(CPPDEFINES=[("RUNNER_STAGED_CONSTANTS", 1)])
         sources.append(("staging", str(STAGING_SOURCE)))
     extra = []
     if harts > 1:
