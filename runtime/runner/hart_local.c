@@ -42,6 +42,7 @@
 #include "bsp_config.h"
 #include "hart_local_check.h"
 #include "runner.h"
+#include "shared_copy.h"
 
 #if defined(BSP_HART_LOCAL_ORIGIN) && RUNNER_HART_LOCAL
 
@@ -93,25 +94,15 @@ static inline uint8_t* align64(uint8_t* p) {
   return (uint8_t*)(((uintptr_t)p + 63) & ~(uintptr_t)63);
 }
 
-// Shared-path words into the scratchpad (one or two copies): each load's
-// result is used at once and then stored, so the load has completed before
-// the store.  Eight words in one straight run of code: a lone hart copying
-// word by word in a loop took 39 cycles a word, straight runs 26 (the path
-// itself about 22).
-#define COPY_WORD(i)                                \
-  "lw %0, " #i "*4(%1)\n\taddi %0, %0, 0\n\t" \
-  "sw %0, " #i "*4(%2)\n\t"
+// Shared-path words into the scratchpad (one or two copies), under the
+// scratchpad rule (shared_copy.h).
 static void copy_in(uint32_t* copy, uint32_t* second, const uint32_t* shared,
                     uint32_t bytes) {
   const uint32_t* end = shared + bytes / 4;
   const uint32_t* whole = shared + (bytes / 32) * 8;
   for (; shared < whole; shared += 8, copy += 8) {
     uint32_t word;
-    __asm__ volatile(COPY_WORD(0) COPY_WORD(1) COPY_WORD(2) COPY_WORD(3)
-                         COPY_WORD(4) COPY_WORD(5) COPY_WORD(6) COPY_WORD(7)
-                     : "=&r"(word)
-                     : "r"(shared), "r"(copy)
-                     : "memory");
+    RUNNER_COPY_EIGHT_WORDS(word, shared, copy);
     if (second) {
       for (unsigned i = 0; i < 8; ++i) second[i] = copy[i];
       second += 8;

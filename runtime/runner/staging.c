@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "bsp_config.h"
+#include "shared_copy.h"
 
 #if BSP_STAGED_CONSTANTS
 
@@ -31,21 +32,13 @@ static size_t area_size;
 static void* staged_ptrs[MAX_BINDINGS];
 static iree_hal_executable_dispatch_state_v0_t staged;
 
-// Eight shared words at a time in one straight run (a lone hart: 26 cycles a
-// word, against 39 in a loop of single words; hart_local.c measured it).
-#define COPY_WORD(i)                          \
-  "lw %0, " #i "*4(%1)\n\taddi %0, %0, 0\n\t" \
-  "sw %0, " #i "*4(%2)\n\t"
+// Whole words from shared RAM into the staging area (shared_copy.h).
 static void copy_words(uint32_t* to, const uint32_t* from, uint32_t words) {
   const uint32_t* whole = from + (words & ~7u);
   const uint32_t* end = from + words;
   for (; from < whole; from += 8, to += 8) {
     uint32_t word;
-    __asm__ volatile(COPY_WORD(0) COPY_WORD(1) COPY_WORD(2) COPY_WORD(3)
-                         COPY_WORD(4) COPY_WORD(5) COPY_WORD(6) COPY_WORD(7)
-                     : "=&r"(word)
-                     : "r"(from), "r"(to)
-                     : "memory");
+    RUNNER_COPY_EIGHT_WORDS(word, from, to);
   }
   for (; from < end; ++from, ++to) {
     uint32_t word;
