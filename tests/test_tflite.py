@@ -185,6 +185,48 @@ def test_requantisation_multiplier() -> None:
     assert [round_half_away(v) for v in (2.5, -2.5, 0.49, -0.5)] == [3, -3, 0, -1]
 
 
+def _tflite_requantise(x: int, multiplier: int, exponent: int) -> int:
+    """TFLite's MultiplyByQuantizedMultiplier, written out from its reference code."""
+    x *= 1 << max(exponent, 0)
+    ab = x * multiplier
+    nudged = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
+    high = nudged // (1 << 31) if nudged >= 0 else -(-nudged // (1 << 31))
+    right = max(-exponent, 0)
+    mask = (1 << right) - 1
+    threshold = (mask >> 1) + (1 if high < 0 else 0)
+    return (high >> right) + (1 if (high & mask) > threshold else 0)
+
+
+def _bounded_requantise(x: int, multiplier: int, exponent: int) -> int:
+    """Writer._multiply_bounded's TOSA ops on int32, each result checked to fit."""
+    def i32(v: int) -> int:
+        assert -(1 << 31) <= v < 1 << 31
+        return v
+    doubled = i32(x * (2 << max(exponent, 0)))
+    high = i32((doubled * multiplier + (1 << 31)) >> 32)  # tosa.rescale, shift 32
+    right = max(-exponent, 0)
+    if not right:
+        return high
+    nudge = i32((doubled >> 31) + (1 << (right - 1)))
+    return i32(high + nudge) >> right
+
+
+def test_bounded_requantisation_is_tflites() -> None:
+    """The cheaper requantisation gives TFLite's bits for every |x * 2^left| < 2^29."""
+    from ireerv.formats.tosa_text import quantize_multiplier
+
+    rng = np.random.default_rng(7)
+    reals = [0.5, 0.75, 2.0, 1e-9, 0.9999999, 3.5e-3, *rng.uniform(1e-6, 0.99, 40)]
+    for real in reals:
+        multiplier, exponent = quantize_multiplier(float(real))
+        limit = (1 << 29) >> max(exponent, 0)
+        for right in range(0, 8):  # exact halves around 0 and a few ulps beside them
+            edges = [k * (1 << right) + d for k in (-3, -1, 0, 1, 3) for d in (-1, 0, 1)]
+            for x in [*edges, limit - 1, 1 - limit, *rng.integers(1 - limit, limit, 500)]:
+                assert (_bounded_requantise(int(x), multiplier, exponent)
+                        == _tflite_requantise(int(x), multiplier, exponent)), (real, x)
+
+
 def test_litert_reference(tmp_path: Path) -> None:
     path = quantize_net(tmp_path / "q.tflite")
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(2, 6)

@@ -46,6 +46,27 @@
 // 32.5 M, ad 1.75 M -> 1.14 M (its fully connected layers are 1x1
 // convolutions now: 1 x 4 tile).
 //
+// The requantisation after each int8 convolution (TFLite's double rounding,
+// written by the TFLite translator, site_scons/ireerv/formats/tosa_text.py) was
+// ~22 instructions per output, as many as the 9 MACs of a depthwise output:
+// where the sums are provably below 2^29 it is now (2x * m + 2^31) >> 32 and a
+// rounding shift without abs and select, ~15 instructions, the same bits.
+// qemu-virt, instructions per inference: kws 10.49 M -> 10.06 M (depthwise
+// 0.45 M -> 0.40 M each, first conv 1.38 M -> 1.33 M, pointwise 1.77 M ->
+// 1.72 M each), resnet8 43.94 M -> 43.16 M, vww 32.48 M -> 31.31 M, ad 1.141 M
+// -> 1.131 M; kws on cluster4 11.48 M -> 11.00 M cycles.
+// Tried and left out (kws unless named): pointwise 5 x 4 tile 1.77 M -> 2.6-2.9 M
+// (LLVM computes all 20 products before the adds and spills; the same with
+// --pre-RA-sched=list-burr, worse with --enable-misched=false); int8 matmul
+// 4 x 4 tile, qmatmul64 848,657 -> 1,111,361 instructions (spills likewise);
+// pointwise k step 2, 1.77 M -> 2.07 M (two adjacent channels load as a halfword
+// and two shifts); first conv 5 x 2 tile with kw step 1, 1.38 M -> 1.55 M
+// (strided window read as bytes then sign-extended with two shifts each); first
+// conv tiled over output rows: the conv pipeline does not decompose it (scalar
+// code, 9.2 M); fusing the depthwise padding into its producer
+// (--iree-dispatch-creation-enable-fuse-padding-into-linalg-producer-ops): 0.09 M
+// of copies -> 0.54 M; into its consumer: no change; --unroll-count: no change.
+//
 // One workgroup per matmul up to 64 x 64: on one hart that is fastest.  Images
 // with HARTS > 1 use iree-tiles-harts.mlir ([iree] harts_library), the same
 // file with f32 row blocks of 2.

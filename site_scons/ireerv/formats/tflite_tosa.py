@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ireerv.formats.tflite_reader import Operator, Tensor, TfliteError, TfliteGraph
-from ireerv.formats.tosa_text import F32_MAX, Writer, module, round_half_away, ttype
+from ireerv.formats.tosa_text import F32_MAX, Writer, module, round_half_away, ttype, window_pads
 
 ADD_LEFT_SHIFT = 20  # TFLite's int8 ADD: inputs scaled up by 2^20 before the sum
 QMIN, QMAX = -128, 127
@@ -60,23 +60,6 @@ def _elem(ctx: _Ctx, op: Operator, index: int) -> str:
                       "supported (only f32, and int8 with scale and zero point)")
 
 
-def _pads(padding: str, size: int, k: int, s: int, d: int) -> tuple[int, int, int, int]:
-    """(output size, pad before, pad after, rows to crop at the end) of one dimension.
-
-    TOSA wants the padded extent to divide exactly by the stride: trailing rows no
-    output reads are dropped (first from the padding, then from the input)."""
-    eff = (k - 1) * d + 1
-    if padding == "SAME":
-        out = -(-size // s)
-        total = max((out - 1) * s + eff - size, 0)
-        lo, hi = total // 2, total - total // 2
-    else:
-        out, lo, hi = -(-(size - eff + 1) // s), 0, 0
-    rem = (size - 1 + lo + hi - (eff - 1)) % s
-    cut = min(rem, hi)
-    return out, lo, hi - cut, rem - cut
-
-
 def _window(ctx: _Ctx, op: Operator, x: int, kh: int, kw: int) -> tuple[str, tuple, str]:
     """The input of a windowed op (cropped if TOSA needs it) and its pad/stride/dilation."""
     o, t = op.options, ctx.t(x)
@@ -84,8 +67,8 @@ def _window(ctx: _Ctx, op: Operator, x: int, kh: int, kw: int) -> tuple[str, tup
     dh, dw = o.get("DilationHFactor", 1), o.get("DilationWFactor", 1)
     if o["Padding"] not in ("SAME", "VALID"):
         raise TfliteError(f"{ctx.graph.path}: {op.name} with padding {o['Padding']}")
-    _, top, bottom, crop_h = _pads(o["Padding"], t.shape[1], kh, sh, dh)
-    _, left, right, crop_w = _pads(o["Padding"], t.shape[2], kw, sw, dw)
+    _, top, bottom, crop_h = window_pads(o["Padding"], t.shape[1], kh, sh, dh)
+    _, left, right, crop_w = window_pads(o["Padding"], t.shape[2], kw, sw, dw)
     value, shape = ctx.value(x), t.shape
     if crop_h or crop_w:
         size = (shape[0], shape[1] - crop_h, shape[2] - crop_w, shape[3])
@@ -139,6 +122,15 @@ def _bias(ctx: _Ctx, index: int, channels: int, quantized: bool) -> str:
     return ctx.w.const(np.zeros(channels, np.int32 if quantized else np.float32))
 
 
+def _acc_bound(ctx: _Ctx, op: Operator, weights: np.ndarray, channels: int) -> int | None:
+    """The largest |int32 sum| of an int8 layer: each product at most 255 (an input less
+    its zero point) x 128, plus the largest bias; None when the bias is not a constant."""
+    bias = ctx.t(op.inputs[2]).data if len(op.inputs) > 2 and op.inputs[2] >= 0 else np.zeros(1)
+    if bias is None:
+        return None
+    return 255 * 128 * (weights.size // channels) + int(np.abs(bias.astype(np.int64)).max())
+
+
 def _weights(ctx: _Ctx, op: Operator) -> np.ndarray:
     """The constant weights; int8 weights of a float layer (TFLite's hybrid, weight-only
     quantisation) dequantised to f32 here, so the layer runs in f32."""
@@ -176,7 +168,7 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
     # TFLite's per-channel requantisation: in_scale * w_scale[c] / out_scale, in double.
     scales = tw.scale if len(tw.scale) > 1 else tw.scale[:1]
     reals = [tx.scale[0] * s / to.scale[0] for s in scales]
-    result = ctx.w.multiply(result, out_shape, reals)
+    result = ctx.w.multiply(result, out_shape, reals, bound=_acc_bound(ctx, op, weights, channels))
     return ctx.w.saturate(result, out_shape, to.zero_point[0],
                           *_int_range(ctx, op, op.outputs[0]))
 
@@ -284,11 +276,12 @@ def _add(ctx: _Ctx, op: Operator) -> None:
         # scale 2 * max(sa, sb); the int32 sum requantised to the output.
         twice = 2 * max(ta.scale[0], tb.scale[0])
         parts = [ctx.w.multiply(ctx.w.widen(ctx.value(i), t.shape, t.zero_point[0]), t.shape,
-                                [t.scale[0] / twice], ADD_LEFT_SHIFT)
+                                [t.scale[0] / twice], ADD_LEFT_SHIFT, bound=255)
                  for i, t in ((a, ta), (b, tb))]
         total = ctx.w.op("add", parts, [ttype(ta.shape, "i32"), ttype(tb.shape, "i32")],
                          ttype(to.shape, "i32"))
-        total = ctx.w.multiply(total, to.shape, [twice / ((1 << ADD_LEFT_SHIFT) * to.scale[0])])
+        total = ctx.w.multiply(total, to.shape, [twice / ((1 << ADD_LEFT_SHIFT) * to.scale[0])],
+                               bound=255 << ADD_LEFT_SHIFT)  # each part at most half of it
         ctx.values[out] = ctx.w.saturate(total, to.shape, to.zero_point[0],
                                          *_int_range(ctx, op, out))
         return
@@ -362,7 +355,7 @@ def _quantize(ctx: _Ctx, op: Operator) -> None:
         return
     tx, to = ctx.t(x), ctx.t(out)
     value = ctx.w.widen(ctx.value(x), tx.shape, tx.zero_point[0])
-    value = ctx.w.multiply(value, tx.shape, [tx.scale[0] / to.scale[0]])
+    value = ctx.w.multiply(value, tx.shape, [tx.scale[0] / to.scale[0]], bound=255)
     ctx.values[out] = ctx.w.saturate(value, to.shape, to.zero_point[0], QMIN, QMAX)
 
 

@@ -47,6 +47,24 @@ def round_half_away(value: float) -> int:
     return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
+def window_pads(padding: str, size: int, k: int, s: int, d: int) -> tuple[int, int, int, int]:
+    """TFLite's SAME or VALID padding of one dimension, for TOSA: (output size, pad before,
+    pad after, rows to crop at the end).
+
+    TOSA wants the padded extent to divide exactly by the stride: trailing rows no
+    output reads are dropped (first from the padding, then from the input)."""
+    eff = (k - 1) * d + 1
+    if padding == "SAME":
+        out = -(-size // s)
+        total = max((out - 1) * s + eff - size, 0)
+        lo, hi = total // 2, total - total // 2
+    else:
+        out, lo, hi = -(-(size - eff + 1) // s), 0, 0
+    rem = (size - 1 + lo + hi - (eff - 1)) % s
+    cut = min(rem, hi)
+    return out, lo, hi - cut, rem - cut
+
+
 class Writer:
     """One function body: numbered SSA values and the lines that define them."""
 
@@ -132,31 +150,25 @@ class Writer:
         return self.const(np.array(values, dtype=dtype).reshape((1,) * (rank - 1) + (-1,)))
 
     def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
-                 pre_shift: int = 0) -> str:
+                 pre_shift: int = 0, bound: int | None = None) -> str:
         """TFLite's MultiplyByQuantizedMultiplier on int32 (its double rounding), per channel
         of the last axis when several: x * 2^left, then the doubling high multiply rounded
         half up (a 32-bit tosa.rescale by 2^-31, integer code), then a right shift rounded
         half away from zero.  TOSA's DOUBLE_ROUND would say this in one op, but IREE
-        refuses it."""
+        refuses it.  `bound`, when known, is the largest |x|: see _multiply_bounded."""
         pairs = [quantize_multiplier(r) for r in reals]
         rank, typ = len(shape), ttype(shape, "i32")
         left = [max(e, 0) + pre_shift for _, e in pairs]
         right = [max(-e, 0) for _, e in pairs]
+        if (bound is not None and max(bound << n for n in left) < 1 << 29
+                and (all(right) or not any(right))):
+            return self._multiply_bounded(value, shape, pairs, left, right)
         one = self._per_channel([0], rank, np.int32)
         if any(left):
             factor = self._per_channel([1 << n for n in left], rank, np.int32)
             value = self.op("mul", [value, factor, self.scalar(0, "i8")],
                             [typ, self._type_of(factor), ttype((1,), "i8")], typ)
-        n = len(pairs)
-        mult = self.const(np.array([m for m, _ in pairs], dtype=np.int32))
-        shift = self.const(np.full(n, 31, dtype=np.int8))
-        zero = self.scalar(0, "i32")
-        value = self.op("rescale", [value, mult, shift, zero, zero],
-                        [typ, ttype((n,), "i32"), ttype((n,), "i8"), ttype((1,), "i32"),
-                         ttype((1,), "i32")], typ,
-                        f"scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = "
-                        f"{'true' if n > 1 else 'false'}, input_unsigned = false, "
-                        "output_unsigned = false")
+        value = self._rescale(value, typ, [m for m, _ in pairs], 31)
         if not any(right):
             return value
         amount = self._per_channel(right, rank, np.int32)
@@ -166,6 +178,42 @@ class Writer:
         negated = self.op("sub", [one, rounded], [self._type_of(one), typ], typ)
         below = self.op("greater", [one, value], [self._type_of(one), typ], ttype(shape, "i1"))
         return self.op("select", [below, negated, rounded], [ttype(shape, "i1"), typ, typ], typ)
+
+    def _multiply_bounded(self, value: str, shape: tuple[int, ...], pairs: list[tuple[int, int]],
+                          left: list[int], right: list[int]) -> str:
+        """The same bits in fewer rv32 instructions, for |x * 2^left| < 2^29: the high
+        multiply as (2x * m + 2^31) >> 32 (only the high word of the product and its carry),
+        and the rounding shift as (h + (x < 0 ? -1 : 0) + 2^(e-1)) >> e, which rounds half
+        away from zero without the absolute value and the select.  The bound keeps every
+        sum inside int32 (|h| <= 2^29)."""
+        rank, typ = len(shape), ttype(shape, "i32")
+        factor = self._per_channel([2 << n for n in left], rank, np.int32)
+        doubled = self.op("mul", [value, factor, self.scalar(0, "i8")],
+                          [typ, self._type_of(factor), ttype((1,), "i8")], typ)
+        high = self._rescale(doubled, typ, [m for m, _ in pairs], 32)
+        if not any(right):
+            return high
+        consts = [self._per_channel(v, rank, np.int32)
+                  for v in ([31], [1 << (e - 1) for e in right], right)]
+        sign = self.op("arithmetic_right_shift", [doubled, consts[0]],
+                       [typ, self._type_of(consts[0])], typ, "round = false")
+        nudge = self.op("add", [sign, consts[1]], [typ, self._type_of(consts[1])], typ)
+        value = self.op("add", [high, nudge], [typ, typ], typ)
+        return self.op("arithmetic_right_shift", [value, consts[2]],
+                       [typ, self._type_of(consts[2])], typ, "round = false")
+
+    def _rescale(self, value: str, typ: str, multipliers: list[int], shift: int) -> str:
+        """(value * multiplier + 2^(shift-1)) >> shift in 64 bits, per channel when several."""
+        n = len(multipliers)
+        mult = self.const(np.array(multipliers, dtype=np.int32))
+        amount = self.const(np.full(n, shift, dtype=np.int8))
+        zero = self.scalar(0, "i32")
+        return self.op("rescale", [value, mult, amount, zero, zero],
+                       [typ, ttype((n,), "i32"), ttype((n,), "i8"), ttype((1,), "i32"),
+                        ttype((1,), "i32")], typ,
+                       f"scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = "
+                       f"{'true' if n > 1 else 'false'}, input_unsigned = false, "
+                       "output_unsigned = false")
 
     def _type_of(self, name: str) -> str:
         return self._types[name]
