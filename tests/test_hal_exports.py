@@ -24,6 +24,9 @@ EXPORT_FN("fence.create", iree_hal_module_fence_create, rI, r)
 def test_imports_are_the_hal_ones_with_whether_required() -> None:
     assert hal_exports.imports(HEADER) == {
         "fence.create": True, "device.queue.flush": False, "buffer.assert": True}
+    # A named MLIR module (`module @m`) names the table after itself.
+    named = HEADER.replace("module_imports_", "m_imports_")
+    assert hal_exports.imports(named) == hal_exports.imports(HEADER)
 
 
 def test_filtered_keeps_the_imported_lines_in_the_files_order() -> None:

@@ -28,7 +28,8 @@ MODULE_SOURCE = "runtime/src/iree/modules/hal/module.c"  # in the IREE tree
 PREFIX = "hal."  # the module's name, as the program's imports carry it
 
 _IMPORT = re.compile(r'\{IREE_VM_NATIVE_IMPORT_(REQUIRED|OPTIONAL),\s*\{"([^"]+)",\s*\d+\}\}')
-_TABLE = re.compile(r"module_imports_\[\]\s*=\s*\{(.*?)\};", re.S)
+# <module>_imports_[]: the module's name is the MLIR module's (`module @m`), else "module".
+_TABLE = re.compile(r"\b\w+_imports_\[\]\s*=\s*\{(.*?)\};", re.S)
 _EXPORT = re.compile(r'^\s*EXPORT_FN(?:_CUSTOM)?\("([^"]+)"')
 
 
@@ -40,7 +41,7 @@ def imports(module_header: str) -> dict[str, bool]:
     """The program's imports from the HAL module (name without "hal.") -> required?"""
     table = _TABLE.search(module_header)
     if not table:
-        raise HalExportsError("the vm-c program has no import table (module_imports_)")
+        raise HalExportsError("the vm-c program has no import table (<module>_imports_)")
     return {name.removeprefix(PREFIX): kind == "REQUIRED"
             for kind, name in _IMPORT.findall(table.group(1)) if name.startswith(PREFIX)}
 
