@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ireerv import targets
+from ireerv import size, targets
 from ireerv.size.components import report_for
 from ireerv.size.diff import diff, format_diff
 from ireerv.size.report import SizeReportError
@@ -20,6 +20,9 @@ from ireerv.size.text import format_text
 from ireerv.targets import Target
 from ireerv.util.files import atomic_write
 from ireerv.util.scons import build_error, short_action, user_error
+
+# The modules that read the ELF and map and write the report: sources of every report.
+SIZE_LOGIC = sorted(str(p) for p in Path(size.__file__).parent.glob("*.py"))
 
 
 def _write_files(target, source, env):
@@ -48,9 +51,11 @@ def size_report_files(env, image=None) -> list:
         stem, board = f"{elf}.size", None
     else:
         sources, stem, board = [image.elf, image.map], f"{image.dir}/size-report", image.board
-    return env.Command([f"{stem}.json", f"{stem}.svg", f"{stem}.txt"], sources,
+    node = env.Command([f"{stem}.json", f"{stem}.svg", f"{stem}.txt"], sources,
                        short_action(_write_files, "SIZE"), BOARD_SPEC=board,
                        varlist=["TOP"])
+    env.Depends(node, SIZE_LOGIC)  # new component rules or formats make a new report
+    return node
 
 
 def _show(target, source, env):
