@@ -8,6 +8,7 @@ Loads ireerv_run for the runs; ModelImage comes from ireerv_image.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -65,6 +66,7 @@ def _read(node) -> dict:
     return json.loads(Path(str(node)).read_text())
 
 
+@functools.cache  # each model is in the table once per board: read its file once
 def _model_macs(name: str) -> int | None:
     """The model's multiply-accumulates per inference, when its format names its layers."""
     model = load_model(name)

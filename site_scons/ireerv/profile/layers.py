@@ -93,9 +93,14 @@ def document(profile: dict[str, Any], phase_name: str, dispatches: dict[str, lis
                          layer.name not in homes]}
 
 
+def first_part(name: str) -> str:
+    """A layer's name for a label: TFLite joins the names of fused ops with ';'."""
+    return name.split(";")[0]
+
+
 def _short(name: str, width: int) -> str:
     """A layer's name cut to `width`; TFLite's fused names keep their first part."""
-    first = name.split(";")[0]
+    first = first_part(name)
     text = first + ("…" if first != name else "")
     return text if len(text) <= width else text[:width - 1] + "…"
 

@@ -7,6 +7,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..util.svg import PALETTE
+from .layers import first_part
 
 WIDTH = 1000
 LABEL = 300  # the left column: layer names
@@ -19,7 +20,7 @@ def _colour(kind: str) -> str:
 
 def _bar(row: dict[str, Any], y: int, scale: float, unit: str) -> str:
     names = [m["name"] for m in row["layers"]] or [row["dispatch"]]
-    label = names[0].split(";")[0][:48] + (f" +{len(names) - 1}" if len(names) > 1 else "")
+    label = first_part(names[0])[:48] + (f" +{len(names) - 1}" if len(names) > 1 else "")
     width = row["cost"] * scale
     per_mac = f", {row['per_mac']:.2f}/MAC" if row["per_mac"] is not None else ""
     note = f"{row['cost']:,} {unit}{per_mac} ({row['percent']}%)"
