@@ -160,8 +160,7 @@ class Writer:
         rank, typ = len(shape), ttype(shape, "i32")
         left = [max(e, 0) + pre_shift for _, e in pairs]
         right = [max(-e, 0) for _, e in pairs]
-        if (bound is not None and max(bound << n for n in left) < 1 << 29
-                and (all(right) or not any(right))):
+        if bound is not None and max(bound << n for n in left) < 1 << 29:
             return self._multiply_bounded(value, shape, pairs, left, right)
         one = self._per_channel([0], rank, np.int32)
         if any(left):
@@ -185,7 +184,8 @@ class Writer:
         multiply as (2x * m + 2^31) >> 32 (only the high word of the product and its carry),
         and the rounding shift as (h + (x < 0 ? -1 : 0) + 2^(e-1)) >> e, which rounds half
         away from zero without the absolute value and the select.  The bound keeps every
-        sum inside int32 (|h| <= 2^29)."""
+        sum inside int32 (|h| <= 2^29).  Channels that shift by 0 (per-channel scales may
+        mix both) keep h: their sign is masked off and their nudge is 0."""
         rank, typ = len(shape), ttype(shape, "i32")
         factor = self._per_channel([2 << n for n in left], rank, np.int32)
         doubled = self.op("mul", [value, factor, self.scalar(0, "i8")],
@@ -194,9 +194,12 @@ class Writer:
         if not any(right):
             return high
         consts = [self._per_channel(v, rank, np.int32)
-                  for v in ([31], [1 << (e - 1) for e in right], right)]
+                  for v in ([31], [(1 << e) >> 1 for e in right], right)]
         sign = self.op("arithmetic_right_shift", [doubled, consts[0]],
                        [typ, self._type_of(consts[0])], typ, "round = false")
+        if not all(right):
+            mask = self._per_channel([-1 if e else 0 for e in right], rank, np.int32)
+            sign = self.op("bitwise_and", [sign, mask], [typ, self._type_of(mask)], typ)
         nudge = self.op("add", [sign, consts[1]], [typ, self._type_of(consts[1])], typ)
         value = self.op("add", [high, nudge], [typ, typ], typ)
         return self.op("arithmetic_right_shift", [value, consts[2]],
