@@ -107,7 +107,28 @@ def quantize_net(path: Path) -> Path:
     return save(g, path, [x], [q, q2, y, d])
 
 
-NETS = [int8_net, float_net, quantize_net]
+def pointwise_net(path: Path) -> Path:
+    """int8 1x1 CONV_2Ds: 128 -> 288 channels (36,864 bytes of weights: two groups of
+    output channels; channels whose multiplier is at least 0.5 beside channels that
+    shift right), then 288 -> 6 (read as channel pairs)."""
+    g = Graph()
+    x = g.tensor("x", (1, 2, 3, 128), I8, scale=0.05, zero_point=3)
+    scales = [0.015 if c % 3 == 0 else 0.0001 for c in range(288)]
+    cw = g.tensor("cw", (288, 1, 1, 128), I8, _rng(8).integers(-127, 128, 288 * 128),
+                  scales, [0] * 288)
+    cb = g.tensor("cb", (288,), I32, _rng(9).integers(-900, 900, 288),
+                  [0.05 * s for s in scales], [0] * 288)
+    c = g.tensor("wide", (1, 2, 3, 288), I8, scale=0.001, zero_point=-5)
+    g.op("CONV_2D", [x, cw, cb], [c], padding="VALID", stride=(1, 1))
+    pw = g.tensor("pw", (6, 1, 1, 288), I8, _rng(10).integers(-127, 128, 6 * 288),
+                  [0.01] * 6, [0] * 6)
+    pb = g.tensor("pb", (6,), I32, [40, -40, 0, 7, -7, 1000], [0.00001] * 6, [0] * 6)
+    p = g.tensor("narrow", (1, 2, 3, 6), I8, scale=0.2, zero_point=0)
+    g.op("CONV_2D", [c, pw, pb], [p], padding="SAME", stride=(1, 1), activation="RELU")
+    return save(g, path, [x], [c, p])
+
+
+NETS = [int8_net, float_net, quantize_net, pointwise_net]
 
 
 # -- Reading: the flatbuffer schema ---------------------------------------------------------
@@ -259,6 +280,15 @@ def test_every_operator_matches_litert_on_the_host(host_compiler: Path, tmp_path
         rule = check.Rule(atol=model.tolerance, rtol=model.rtol, int_step=step)
         assert check.compare([g], [w], rule) == [], (tensor.name, g, w)
     assert any(np.any(w != w.flat[0]) for w in want)  # not a degenerate test
+
+
+def test_pointwise_layers_are_rewritten(tmp_path: Path) -> None:
+    """1x1 convolutions read two channels a step; one with over 32 KiB of weights is
+    split by output channels (tosa_layout.py)."""
+    text = tflite_tosa.translate(tflite_reader.read(pointwise_net(tmp_path / "p.tflite")))
+    assert text.count("stride = array<i64: 1, 2>") == 3  # two groups and the narrow layer
+    assert "tensor<1x2x6x64xi8>" in text and "tensor<1x2x6x144xi8>" in text
+    assert "tosa.concat" in text and "tosa.bitwise_and" in text
 
 
 def test_translation_is_integer_for_int8(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ireerv.formats import tosa_layout
 from ireerv.formats.tflite_reader import Operator, Tensor, TfliteError, TfliteGraph
 from ireerv.formats.tosa_text import F32_MAX, Writer, module, round_half_away, ttype, window_pads
 
@@ -117,18 +118,16 @@ def _activation(ctx: _Ctx, op: Operator, value: str, out: int, typ: str = "") ->
 
 
 def _bias(ctx: _Ctx, index: int, channels: int, quantized: bool) -> str:
-    if index >= 0:
-        return ctx.value(index)
-    return ctx.w.const(np.zeros(channels, np.int32 if quantized else np.float32))
+    zeros = np.zeros(channels, np.int32 if quantized else np.float32)
+    return ctx.value(index) if index >= 0 else ctx.w.const(zeros)
 
 
-def _acc_bound(ctx: _Ctx, op: Operator, weights: np.ndarray, channels: int) -> int | None:
-    """The largest |int32 sum| of an int8 layer: each product at most 255 (an input less
-    its zero point) x 128, plus the largest bias; None when the bias is not a constant."""
-    bias = ctx.t(op.inputs[2]).data if len(op.inputs) > 2 and op.inputs[2] >= 0 else np.zeros(1)
-    if bias is None:
-        return None
-    return 255 * 128 * (weights.size // channels) + int(np.abs(bias.astype(np.int64)).max())
+def _bias_data(ctx: _Ctx, op: Operator, channels: int) -> np.ndarray | None:
+    """A layer's bias as int32 numbers (zeros without one); None when not constant."""
+    if len(op.inputs) < 3 or op.inputs[2] < 0:
+        return np.zeros(channels, np.int32)
+    data = ctx.t(op.inputs[2]).data
+    return None if data is None else data.astype(np.int32)
 
 
 def _weights(ctx: _Ctx, op: Operator) -> np.ndarray:
@@ -157,18 +156,24 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
     acc = "i32" if quant else "f32"
     zx = ctx.w.scalar(tx.zero_point[0] if quant else 0, elem)
     zw = ctx.w.scalar(tw.zero_point[0] if quant else 0, elem)
-    bias = _bias(ctx, op.inputs[2] if len(op.inputs) > 2 else -1, channels, quant)
-    w_val = ctx.w.const(weights)
-    types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
-             ttype((1,), elem), ttype((1,), elem)]
-    result = ctx.w.op(kind, [x, w_val, bias, zx, zw], types, ttype(out_shape, acc),
-                      f"acc_type = {acc}, {attrs}")
+    groups = tosa_layout.output_groups(weights) if quant and kind == "conv2d" else 1
+    bias_data = _bias_data(ctx, op, channels)
+    if groups > 1 and bias_data is not None:
+        result = tosa_layout.grouped_conv(ctx.w, (x, zx, zw), x_shape, weights, bias_data,
+                                          attrs, out_shape, groups)
+    else:
+        bias = _bias(ctx, op.inputs[2] if len(op.inputs) > 2 else -1, channels, quant)
+        types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
+                 ttype((1,), elem), ttype((1,), elem)]
+        result = ctx.w.op(kind, [x, ctx.w.const(weights), bias, zx, zw], types,
+                          ttype(out_shape, acc), f"acc_type = {acc}, {attrs}")
     if not quant:
         return _activation(ctx, op, result, op.outputs[0], ttype(out_shape, acc))
     # TFLite's per-channel requantisation: in_scale * w_scale[c] / out_scale, in double.
     scales = tw.scale if len(tw.scale) > 1 else tw.scale[:1]
     reals = [tx.scale[0] * s / to.scale[0] for s in scales]
-    result = ctx.w.multiply(result, out_shape, reals, bound=_acc_bound(ctx, op, weights, channels))
+    bound = None if bias_data is None else tosa_layout.sum_bound(weights, bias_data, channels)
+    result = ctx.w.multiply(result, out_shape, reals, bound=bound)
     return ctx.w.saturate(result, out_shape, to.zero_point[0],
                           *_int_range(ctx, op, op.outputs[0]))
 
@@ -177,8 +182,10 @@ def _conv2d(ctx: _Ctx, op: Operator) -> None:
     tw = ctx.t(op.inputs[1])
     x, shape, attrs = _window(ctx, op, op.inputs[0], tw.shape[1], tw.shape[2])
     out = ctx.t(op.outputs[0]).shape
-    ctx.values[op.outputs[0]] = _conv_like(ctx, op, "conv2d", x, shape, _weights(ctx, op),
-                                           attrs, out)
+    weights = _weights(ctx, op)
+    if _elem(ctx, op, op.inputs[0]) == "i8" and tosa_layout.pairs_channels(attrs, shape, weights):
+        x, shape, weights, attrs = tosa_layout.channel_pairs(ctx.w, x, shape, weights)
+    ctx.values[op.outputs[0]] = _conv_like(ctx, op, "conv2d", x, shape, weights, attrs, out)
 
 
 def _depthwise(ctx: _Ctx, op: Operator) -> None:

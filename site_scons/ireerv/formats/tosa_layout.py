@@ -1,0 +1,74 @@
+"""Int8 convolutions written in another form with the same sums (integer sums do not
+depend on their order, so the bits stay TFLite's): a form whose kernel loop is
+faster, or whose weights per dispatch are fewer.  Float layers keep their form:
+their sums would round differently."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ireerv.formats.tosa_text import Writer, ttype
+
+POINTWISE = ("pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, "
+             "dilation = array<i64: 1, 1>")
+_PAIRED = ("pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 2>, "
+           "dilation = array<i64: 1, 1>")
+
+# Weights per convolution dispatch, at most: on boards that stage a dispatch's weights
+# into the scratchpad (cluster4, placement `large`), the staging area must fit beside
+# the activations; vww's 256x256 layer (64 KiB) did not.
+GROUP_BYTES = 32 * 1024
+
+
+def sum_bound(weights: np.ndarray, bias: np.ndarray, channels: int) -> int:
+    """The largest |int32 sum| of an int8 layer with `channels` outputs: each product at
+    most 255 (an input less its zero point) x 128, plus the largest bias."""
+    largest_bias = int(np.abs(bias.astype(np.int64)).max(initial=0))
+    return 255 * 128 * (weights.size // channels) + largest_bias
+
+
+def pairs_channels(attrs: str, x_shape: tuple, weights: np.ndarray) -> bool:
+    """Whether an int8 convolution is a 1x1 one over an even number of channels."""
+    return attrs == POINTWISE and weights.shape[1:3] == (1, 1) and x_shape[3] % 2 == 0
+
+
+def channel_pairs(w: Writer, x: str, shape: tuple, weights: np.ndarray
+                  ) -> tuple[str, tuple, np.ndarray, str]:
+    """An int8 1x1 convolution as two taps of half the channels each: [N, H, W, C] read
+    as [N, H, 2W, C/2] (the same bytes) under a 1x2 kernel of stride 2.  The kernel's
+    loop then takes two input channels a step, each as its own byte load (a step of
+    two adjacent channels loads them as one halfword and two shifts), and shares its
+    branch and pointer steps between them (bsp/common/iree-tiles.mlir)."""
+    n, h, width, c = shape
+    paired = (n, h, 2 * width, c // 2)
+    x = w.reshape(x, ttype(shape, "i8"), paired, "i8")
+    return x, paired, weights.reshape(weights.shape[0], 1, 2, c // 2), _PAIRED
+
+
+def output_groups(weights: np.ndarray) -> int:
+    """How many groups of output channels keep each group's weights within GROUP_BYTES
+    (a power of two that divides the channels; 1 when none does)."""
+    groups, channels = 1, weights.shape[0]
+    while weights.nbytes // groups > GROUP_BYTES and channels % (2 * groups) == 0:
+        groups *= 2
+    return groups if weights.nbytes // groups <= GROUP_BYTES else 1
+
+
+def grouped_conv(w: Writer, operands: tuple[str, str, str], x_shape: tuple,
+                 weights: np.ndarray, bias: np.ndarray, attrs: str, out_shape: tuple,
+                 groups: int) -> str:
+    """An int8 conv2d as `groups` convolutions over consecutive output channels,
+    concatenated: each dispatch binds only its group's weights.  `operands` are the
+    input and its and the weights' zero points."""
+    x, zx, zw = operands
+    per = out_shape[-1] // groups
+    part = ttype((*out_shape[:-1], per), "i32")
+    results = []
+    for g in range(groups):
+        rows = slice(g * per, (g + 1) * per)
+        part_w = np.ascontiguousarray(weights[rows])
+        types = [ttype(x_shape, "i8"), ttype(part_w.shape, "i8"), ttype((per,), "i32"),
+                 ttype((1,), "i8"), ttype((1,), "i8")]
+        results.append(w.op("conv2d", [x, w.const(part_w), w.const(bias[rows]), zx, zw],
+                            types, part, f"acc_type = i32, {attrs}"))
+    return w.op("concat", results, [part] * groups, ttype(out_shape, "i32"), "axis = 3 : i32")
