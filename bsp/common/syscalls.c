@@ -65,10 +65,12 @@ extern char __heap_end[];
 
 static char *heap_break = __heap_start;
 static char *heap_peak = __heap_start;
+static char *heap_limit = __heap_end;   /* lowered by bsp_heap_top */
+static size_t top_peak;
 
 void *sbrk(ptrdiff_t increment) {
   char *old = heap_break;
-  if (increment > 0 ? increment > __heap_end - old : -increment > old - __heap_start) {
+  if (increment > 0 ? increment > heap_limit - old : -increment > old - __heap_start) {
     errno = ENOMEM;
     return (void *)-1;
   }
@@ -77,9 +79,19 @@ void *sbrk(ptrdiff_t increment) {
   return old;
 }
 
+/* The top `bytes` of the heap, out of sbrk's reach until the next call, which
+ * moves the block's start (its contents are not kept).  A block that only
+ * grows never leaves a hole below it, as freeing and allocating anew would. */
+void *bsp_heap_top(size_t bytes) {
+  if (bytes > (size_t)(__heap_end - heap_break)) return NULL;
+  heap_limit = __heap_end - bytes;
+  if (bytes > top_peak) top_peak = bytes;
+  return heap_limit;
+}
+
 size_t bsp_heap_peak(void) {
   const char *peak = heap_peak > heap_break ? heap_peak : heap_break;
-  return (size_t)(peak - __heap_start);
+  return (size_t)(peak - __heap_start) + top_peak;
 }
 
 size_t bsp_stack_used(void) {

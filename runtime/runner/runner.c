@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bsp_config.h"
 #include "bsp_cycles.h"
 #include "bsp_memory.h"
 #include "host_allocator.h"
@@ -39,6 +40,7 @@
 #include "iree/modules/hal/types.h"
 #include "parallel.h"
 #include "runner.h"
+#include "staging.h"
 
 //===----------------------------------------------------------------------===//
 // Text output
@@ -315,10 +317,39 @@ static iree_status_t start(runner_state_t* state) {
                      &state->outputs);
 }
 
+#if BSP_STAGED_CONSTANTS
+// With staged constants the inputs lie in shared RAM beside them (the linker
+// script's .constants), not in the scratchpad, where they would take room the
+// staging area needs: copied in under the scratchpad rule.
+static iree_status_t fill_input(iree_hal_buffer_view_t* view,
+                                const runner_tensor_t* input) {
+  iree_hal_buffer_mapping_t mapping;
+  IREE_RETURN_IF_ERROR(iree_hal_buffer_map_range(
+      iree_hal_buffer_view_buffer(view), IREE_HAL_MAPPING_MODE_SCOPED,
+      IREE_HAL_MEMORY_ACCESS_DISCARD_WRITE, 0, IREE_HAL_WHOLE_BUFFER,
+      &mapping));
+  runner_copy_from_shared(mapping.contents.data, input->data,
+                          input->byte_length);
+  return iree_hal_buffer_unmap_range(&mapping);
+}
+#define INPUT_MEMORY \
+  (IREE_HAL_MEMORY_TYPE_DEVICE_LOCAL | IREE_HAL_MEMORY_TYPE_HOST_VISIBLE)
+#define INPUT_ACCESS IREE_HAL_MEMORY_ACCESS_ALL
+#define INPUT_USAGE (IREE_HAL_BUFFER_USAGE_DEFAULT | IREE_HAL_BUFFER_USAGE_MAPPING)
+#define INPUT_BYTES(input) iree_const_byte_span_empty()
+#else
+#define INPUT_MEMORY IREE_HAL_MEMORY_TYPE_DEVICE_LOCAL
+#define INPUT_ACCESS 0
+#define INPUT_USAGE IREE_HAL_BUFFER_USAGE_DEFAULT
+#define INPUT_BYTES(input) \
+  iree_make_const_byte_span((input)->data, (input)->byte_length)
+#endif
+
 static iree_status_t push_inputs(runner_state_t* state) {
   const iree_hal_buffer_params_t params = {
-      .type = IREE_HAL_MEMORY_TYPE_DEVICE_LOCAL,
-      .usage = IREE_HAL_BUFFER_USAGE_DEFAULT,
+      .type = INPUT_MEMORY,
+      .access = INPUT_ACCESS,
+      .usage = INPUT_USAGE,
   };
   for (iree_host_size_t i = 0; i < runner_model.input_count; ++i) {
     const runner_tensor_t* input = &runner_model.inputs[i];
@@ -326,8 +357,15 @@ static iree_status_t push_inputs(runner_state_t* state) {
     IREE_RETURN_IF_ERROR(iree_hal_buffer_view_allocate_buffer_copy(
         state->device, iree_hal_device_allocator(state->device), input->rank,
         input->shape, input->element_type,
-        IREE_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR, params,
-        iree_make_const_byte_span(input->data, input->byte_length), &view));
+        IREE_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR, params, INPUT_BYTES(input),
+        &view));
+#if BSP_STAGED_CONSTANTS
+    iree_status_t filled = fill_input(view, input);
+    if (!iree_status_is_ok(filled)) {
+      iree_hal_buffer_view_release(view);
+      return filled;
+    }
+#endif
     iree_vm_ref_t ref = iree_hal_buffer_view_move_ref(view);
     iree_status_t status = iree_vm_list_push_ref_move(state->inputs, &ref);
     iree_vm_ref_release(&ref);  // no-op unless the push failed

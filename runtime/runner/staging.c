@@ -16,9 +16,9 @@
 #include "staging.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "bsp_config.h"
+#include "bsp_memory.h"
 #include "shared_copy.h"
 
 #if BSP_STAGED_CONSTANTS
@@ -27,7 +27,10 @@
 
 extern const uint8_t __constants_start[], __constants_end[];
 
-static uint8_t* area;  // grows to the largest dispatch's constants, kept
+// The heap's top, grown to the largest dispatch's constants and kept there:
+// allocated anew below a smaller one, it would leave a hole the transient
+// buffers of the next call cannot use.
+static uint8_t* area;
 static size_t area_size;
 static void* staged_ptrs[MAX_BINDINGS];
 static iree_hal_executable_dispatch_state_v0_t staged;
@@ -45,6 +48,19 @@ static void copy_words(uint32_t* to, const uint32_t* from, uint32_t words) {
     __asm__ volatile("lw %0, 0(%1)\n\taddi %0, %0, 0\n\tsw %0, 0(%2)"
                      : "=&r"(word)
                      : "r"(from), "r"(to)
+                     : "memory");
+  }
+}
+
+void runner_copy_from_shared(void* to, const void* from, size_t bytes) {
+  copy_words((uint32_t*)to, (const uint32_t*)from, bytes / 4);
+  const uint8_t* src = (const uint8_t*)from + (bytes & ~(size_t)3);
+  uint8_t* dst = (uint8_t*)to + (bytes & ~(size_t)3);
+  for (const uint8_t* end = (const uint8_t*)from + bytes; src < end; ++src, ++dst) {
+    uint32_t byte;
+    __asm__ volatile("lbu %0, 0(%1)\n\taddi %0, %0, 0\n\tsb %0, 0(%2)"
+                     : "=&r"(byte)
+                     : "r"(src), "r"(dst)
                      : "memory");
   }
 }
@@ -80,8 +96,7 @@ iree_status_t runner_stage(
   if (!mask) return iree_ok_status();
   const size_t need = staged_bytes(mask, d);
   if (need > area_size) {
-    free(area);
-    area = malloc(need + 63);
+    area = bsp_heap_top(need + 63);
     area_size = area ? need : 0;
     if (!area) {
       return iree_make_status(

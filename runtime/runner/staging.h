@@ -16,6 +16,10 @@ extern "C" {
 iree_status_t runner_stage(
     const iree_hal_executable_dispatch_state_v0_t** dispatch_state);
 
+// Copies `bytes` from shared RAM at `from` (word-aligned) into the scratchpad at
+// `to` (word-aligned) under the scratchpad rule.  Staged-constants images only.
+void runner_copy_from_shared(void* to, const void* from, size_t bytes);
+
 // One hart: installs the dispatch hook that stages, then runs the workgroups.
 void runner_staging_start(void);
 

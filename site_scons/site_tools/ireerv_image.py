@@ -81,11 +81,15 @@ def _control_program_env(renv, benv):
     """The control program (vm-c) runs on every call and at start-up: -O2 in release.
 
     GCC then also folds its many small import shims into their callers, so the
-    object is no larger than at -Os."""
+    object is no larger than at -Os.  With staged constants each constant is a
+    resource of its own, and the initialiser releases every live one on each error
+    path: vww's is 55,913 lines, on which GCC at -O2 or -Os ran for over 20 minutes
+    and at -O1 for 53 s.  Those images take -O1 (a few cycles a call, beside
+    kernels of millions)."""
     if benv["PROFILE"] != "release":
         return renv
     cenv = renv.Clone()
-    cenv.Append(CCFLAGS=["-O2"])
+    cenv.Append(CCFLAGS=["-O1" if benv["BOARD_SPEC"].placement.constants else "-O2"])
     return cenv
 
 

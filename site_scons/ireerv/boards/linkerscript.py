@@ -131,6 +131,8 @@ def _rodata(board: Board) -> list[str]:
 # iree-compile's vm-c module keeps the program's constants (the weights) in arrays named
 # <module>__const, <module>__const_<n>; -fdata-sections gives each its own section.
 CONSTANT_SECTIONS = ".rodata.*__const .rodata.*__const_*"
+# The runner's inputs (image/runner_data.py: input<n>_data, word-aligned).
+INPUT_SECTIONS = ".rodata.input*_data"
 
 
 def _constants(board: Board) -> list[str]:
@@ -138,12 +140,14 @@ def _constants(board: Board) -> list[str]:
     if not p.constants:  # nothing apart: the image stays as it was without the feature
         return []
     return [
-        "  /* The model's constants, apart from .rodata: loaded in place, never copied. */",
+        "  /* The model's constants, apart from .rodata: loaded in place, never copied;",
+        "     the runner's test inputs after them (copied in by the runner). */",
         "  .constants : ALIGN(64) {",
         "    __constants_start = .;",
         f"    *({CONSTANT_SECTIONS})",
         "    . = ALIGN(4);",
         "    __constants_end = .;",
+        f"    *({INPUT_SECTIONS})",
         f"  }} > {p.constants}",
     ]
 

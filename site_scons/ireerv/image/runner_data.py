@@ -146,7 +146,9 @@ def _tensor(index: int, array: np.ndarray) -> tuple[list[str], str]:
         digits = size * 2
         suffix = "ull" if size == 8 else "u"
         values = [f"0x{int(w):0{digits}x}{suffix}" for w in words]
-        decls.append(f"static const uint{size * 8}_t input{index}_data[] = {{")
+        # Word-aligned: with staged constants the runner copies it in word by word.
+        align = " __attribute__((aligned(4)))" if size < 4 else ""
+        decls.append(f"static const uint{size * 8}_t input{index}_data[]{align} = {{")
         for start in range(0, len(values), _VALUES_PER_LINE):
             decls.append("    " + ", ".join(values[start : start + _VALUES_PER_LINE]) + ",")
         decls.append("};")
