@@ -128,7 +128,19 @@ def pointwise_net(path: Path) -> Path:
     return save(g, path, [x], [c, p])
 
 
-NETS = [int8_net, float_net, quantize_net, pointwise_net]
+def strided_net(path: Path) -> Path:
+    """An int8 CONV_2D of column stride 2 and kernel width 4 (SAME: a column of padding
+    each side), read as column pairs."""
+    g = Graph()
+    x = g.tensor("x", (1, 9, 10, 1), I8, scale=0.1, zero_point=40)
+    w = g.tensor("w", (6, 3, 4, 1), I8, _rng(11).integers(-127, 128, 72), [0.01] * 6, [0] * 6)
+    b = g.tensor("b", (6,), I32, _rng(12).integers(-500, 500, 6), [0.001] * 6, [0] * 6)
+    c = g.tensor("strided", (1, 5, 5, 6), I8, scale=0.05, zero_point=-10)
+    g.op("CONV_2D", [x, w, b], [c], padding="SAME", stride=(2, 2), activation="RELU")
+    return save(g, path, [x], [c])
+
+
+NETS = [int8_net, float_net, quantize_net, pointwise_net, strided_net]
 
 
 # -- Reading: the flatbuffer schema ---------------------------------------------------------
@@ -282,13 +294,15 @@ def test_every_operator_matches_litert_on_the_host(host_compiler: Path, tmp_path
     assert any(np.any(w != w.flat[0]) for w in want)  # not a degenerate test
 
 
-def test_pointwise_layers_are_rewritten(tmp_path: Path) -> None:
+def test_convolutions_are_rewritten(tmp_path: Path) -> None:
     """1x1 convolutions read two channels a step; one with over 32 KiB of weights is
-    split by output channels (tosa_layout.py)."""
+    split by output channels; one of column stride 2 reads column pairs (tosa_layout.py)."""
     text = tflite_tosa.translate(tflite_reader.read(pointwise_net(tmp_path / "p.tflite")))
     assert text.count("stride = array<i64: 1, 2>") == 3  # two groups and the narrow layer
     assert "tensor<1x2x6x64xi8>" in text and "tensor<1x2x6x144xi8>" in text
     assert "tosa.concat" in text and "tosa.bitwise_and" in text
+    text = tflite_tosa.translate(tflite_reader.read(strided_net(tmp_path / "s.tflite")))
+    assert "tosa.pad" in text and "tensor<1x9x6x2xi8>" in text and "tensor<6x3x2x2xi8>" in text
 
 
 def test_translation_is_integer_for_int8(tmp_path: Path) -> None:

@@ -62,6 +62,12 @@
 // where one channel a step took 30 per 10, the loop's branch and pointer steps
 // shared.  kws on cluster4: 11.00 M -> 10.49 M cycles.  Four taps spill (135
 // instructions per 40 MACs).
+// A convolution of column stride 2 and even kernel width arrives as one of
+// column stride 1 over column pairs (tosa_layout.py column_pairs: kws's first
+// layer, 10x4 over one channel, becomes 10x2 over two); the two channels of a
+// pair are one step of its loop (@match_conv_w5_c2): 16 byte loads and 59
+// instructions per 20 MACs, where the 12-column window was loaded as words and
+// cut into bytes (71).  kws on cluster4: 10.49 M -> 10.31 M cycles.
 // Tried and left out (kws unless named): pointwise 5 x 4 tile 1.77 M -> 2.6-2.9 M
 // (LLVM computes all 20 products before the adds and spills; the same with
 // --pre-RA-sched=list-burr, worse with --enable-misched=false); int8 matmul
@@ -217,6 +223,32 @@ module attributes {transform.with_named_sequence} {
       lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0],
                                                   vector_common_parallel = [1, 1, 3, 1, 0, 0],
                                                   vector_reduction = [0, 0, 0, 0, 1, 3]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
+  transform.named_sequence @match_conv_w5_c2(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d0 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %v0 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi gt %d0, %v0 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %v1 = transform.param.constant 5 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d1, %v1 : !transform.param<i64>
+      %d2 = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
+      %v2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 5, 64, 0, 0, 0],
+                                                  vector_common_parallel = [1, 1, 5, 1, 0, 0, 0],
+                                                  vector_reduction = [0, 0, 0, 0, 1, 4, 2]>,
       translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
         -> !transform.any_param
     transform.yield %m, %config : !transform.any_op, !transform.any_param
@@ -386,6 +418,7 @@ module attributes {transform.with_named_sequence} {
         @match_i8_pointwise -> @apply_op_config,
         @match_dw_w5 -> @apply_op_config,
         @match_dw -> @apply_op_config,
+        @match_conv_w5_c2 -> @apply_op_config,
         @match_conv_w5 -> @apply_op_config,
         @match_conv -> @apply_op_config,
         @match_pw_w5 -> @apply_op_config,

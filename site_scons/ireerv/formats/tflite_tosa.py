@@ -117,11 +117,6 @@ def _activation(ctx: _Ctx, op: Operator, value: str, out: int, typ: str = "") ->
                        "f32")
 
 
-def _bias(ctx: _Ctx, index: int, channels: int, quantized: bool) -> str:
-    zeros = np.zeros(channels, np.int32 if quantized else np.float32)
-    return ctx.value(index) if index >= 0 else ctx.w.const(zeros)
-
-
 def _bias_data(ctx: _Ctx, op: Operator, channels: int) -> np.ndarray | None:
     """A layer's bias as int32 numbers (zeros without one); None when not constant."""
     if len(op.inputs) < 3 or op.inputs[2] < 0:
@@ -162,7 +157,9 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
         result = tosa_layout.grouped_conv(ctx.w, (x, zx, zw), x_shape, weights, bias_data,
                                           attrs, out_shape, groups)
     else:
-        bias = _bias(ctx, op.inputs[2] if len(op.inputs) > 2 else -1, channels, quant)
+        has_bias = len(op.inputs) > 2 and op.inputs[2] >= 0
+        bias = ctx.value(op.inputs[2]) if has_bias else ctx.w.const(
+            np.zeros(channels, np.int32 if quant else np.float32))
         types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
                  ttype((1,), elem), ttype((1,), elem)]
         result = ctx.w.op(kind, [x, ctx.w.const(weights), bias, zx, zw], types,
@@ -181,11 +178,12 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
 def _conv2d(ctx: _Ctx, op: Operator) -> None:
     tw = ctx.t(op.inputs[1])
     x, shape, attrs = _window(ctx, op, op.inputs[0], tw.shape[1], tw.shape[2])
-    out = ctx.t(op.outputs[0]).shape
     weights = _weights(ctx, op)
-    if _elem(ctx, op, op.inputs[0]) == "i8" and tosa_layout.pairs_channels(attrs, shape, weights):
-        x, shape, weights, attrs = tosa_layout.channel_pairs(ctx.w, x, shape, weights)
-    ctx.values[op.outputs[0]] = _conv_like(ctx, op, "conv2d", x, shape, weights, attrs, out)
+    if _elem(ctx, op, op.inputs[0]) == "i8":
+        x, shape, weights, attrs = tosa_layout.faster_form(
+            ctx.w, x, shape, weights, attrs, ctx.t(op.inputs[0]).zero_point[0])
+    ctx.values[op.outputs[0]] = _conv_like(ctx, op, "conv2d", x, shape, weights, attrs,
+                                           ctx.t(op.outputs[0]).shape)
 
 
 def _depthwise(ctx: _Ctx, op: Operator) -> None:
