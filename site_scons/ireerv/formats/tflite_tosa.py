@@ -5,8 +5,8 @@ accumulate int8 x int8 in int32 and requantise as TFLite's own kernels do,
 with an integer multiplier and shift and TFLite's double rounding, written
 with integer TOSA ops (tosa_text.Writer.multiply), so the image matches the
 interpreter bit for bit where TFLite's kernels agree among themselves.
-Softmax alone runs in f32 on its few logits (LiteRT's int8 softmax uses a
-float table of exponentials too): within one step of it.  Weight-only
+Softmax reads a table of exponentials and divides in integers (LiteRT's int8
+softmax uses a float table): within one step of it (tosa_softmax.py).  Weight-only
 quantised float layers get their weights dequantised here.  An operator or
 type outside this set stops the import with one error naming it.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ireerv.formats import tosa_layout
+from ireerv.formats import tosa_layout, tosa_softmax
 from ireerv.formats.tflite_reader import Operator, Tensor, TfliteError, TfliteGraph
 from ireerv.formats.tosa_text import F32_MAX, Writer, module, round_half_away, ttype, window_pads
 
@@ -170,9 +170,10 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
     scales = tw.scale if len(tw.scale) > 1 else tw.scale[:1]
     reals = [tx.scale[0] * s / to.scale[0] for s in scales]
     bound = None if bias_data is None else tosa_layout.sum_bound(weights, bias_data, channels)
-    result = ctx.w.multiply(result, out_shape, reals, bound=bound)
-    return ctx.w.saturate(result, out_shape, to.zero_point[0],
-                          *_int_range(ctx, op, op.outputs[0]))
+    low, high = _int_range(ctx, op, op.outputs[0])
+    result = ctx.w.multiply(result, out_shape, reals, bound=bound,
+                            clamped=low >= to.zero_point[0])
+    return ctx.w.saturate(result, out_shape, to.zero_point[0], low, high)
 
 
 def _conv2d(ctx: _Ctx, op: Operator) -> None:
@@ -327,23 +328,13 @@ def _from_f32(ctx: _Ctx, value: str, index: int) -> str:
 
 def _softmax(ctx: _Ctx, op: Operator) -> None:
     x, out = op.inputs[0], op.outputs[0]
-    elem = _elem(ctx, op, x)
-    shape = ctx.t(x).shape
-    value = _to_f32(ctx, x) if elem == "i8" else ctx.value(x)
-    typ, axis = ttype(shape, "f32"), len(shape) - 1
-    reduced = ttype((*shape[:-1], 1), "f32")
-    shift = ctx.w.scalar(0, "i8")
-    top = ctx.w.op("reduce_max", [value], [typ], reduced, f"axis = {axis} : i32")
-    d = ctx.w.op("sub", [value, top], [typ, reduced], typ)
+    elem, tx, to = _elem(ctx, op, x), ctx.t(x), ctx.t(out)
     beta = float(op.options.get("Beta", 1.0))
-    if beta != 1.0:
-        b = ctx.w.const(np.full((1,) * len(shape), beta, np.float32))
-        d = ctx.w.op("mul", [d, b, shift], [typ, ttype((1,) * len(shape), "f32"),
-                                            ttype((1,), "i8")], typ)
-    e = ctx.w.op("exp", [d], [typ], typ)
-    total = ctx.w.op("reduce_sum", [e], [typ], reduced, f"axis = {axis} : i32")
-    inv = ctx.w.op("reciprocal", [total], [reduced], reduced)
-    y = ctx.w.op("mul", [e, inv, shift], [typ, reduced, ttype((1,), "i8")], typ)
+    if elem == "i8" and tosa_softmax.int8_fits(tx.shape, to.scale[0], to.zero_point[0]):
+        ctx.values[out] = tosa_softmax.int8(ctx.w, ctx.value(x), tx.shape, tx.scale[0] * beta)
+        return
+    value = _to_f32(ctx, x) if elem == "i8" else ctx.value(x)
+    y = tosa_softmax.f32(ctx.w, value, tx.shape, beta)
     ctx.values[out] = _from_f32(ctx, y, out) if elem == "i8" else y
 
 

@@ -150,18 +150,20 @@ class Writer:
         return self.const(np.array(values, dtype=dtype).reshape((1,) * (rank - 1) + (-1,)))
 
     def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
-                 pre_shift: int = 0, bound: int | None = None) -> str:
+                 pre_shift: int = 0, bound: int | None = None, clamped: bool = False) -> str:
         """TFLite's MultiplyByQuantizedMultiplier on int32 (its double rounding), per channel
         of the last axis when several: x * 2^left, then the doubling high multiply rounded
         half up (a 32-bit tosa.rescale by 2^-31, integer code), then a right shift rounded
         half away from zero.  TOSA's DOUBLE_ROUND would say this in one op, but IREE
-        refuses it.  `bound`, when known, is the largest |x|: see _multiply_bounded."""
+        refuses it.  `bound`, when known, is the largest |x|: see _multiply_bounded;
+        `clamped`: every negative result ends at the same bound (a ReLU's clamp at the
+        output zero point), so how negatives round does not matter."""
         pairs = [quantize_multiplier(r) for r in reals]
         rank, typ = len(shape), ttype(shape, "i32")
         left = [max(e, 0) + pre_shift for _, e in pairs]
         right = [max(-e, 0) for _, e in pairs]
         if bound is not None and max(bound << n for n in left) < 1 << 29:
-            return self._multiply_bounded(value, shape, pairs, left, right)
+            return self._multiply_bounded(value, shape, pairs, (left, right), clamped)
         one = self._per_channel([0], rank, np.int32)
         if any(left):
             factor = self._per_channel([1 << n for n in left], rank, np.int32)
@@ -179,13 +181,15 @@ class Writer:
         return self.op("select", [below, negated, rounded], [ttype(shape, "i1"), typ, typ], typ)
 
     def _multiply_bounded(self, value: str, shape: tuple[int, ...], pairs: list[tuple[int, int]],
-                          left: list[int], right: list[int]) -> str:
+                          shifts: tuple[list[int], list[int]], clamped: bool) -> str:
         """The same bits in fewer rv32 instructions, for |x * 2^left| < 2^29: the high
         multiply as (2x * m + 2^31) >> 32 (only the high word of the product and its carry),
         and the rounding shift as (h + (x < 0 ? -1 : 0) + 2^(e-1)) >> e, which rounds half
         away from zero without the absolute value and the select.  The bound keeps every
         sum inside int32 (|h| <= 2^29).  Channels that shift by 0 (per-channel scales may
-        mix both) keep h: their sign is masked off and their nudge is 0."""
+        mix both) keep h: their sign is masked off and their nudge is 0.  `clamped`: no
+        sign term (a negative h still ends at or below 0, as with it)."""
+        left, right = shifts
         rank, typ = len(shape), ttype(shape, "i32")
         factor = self._per_channel([2 << n for n in left], rank, np.int32)
         doubled = self.op("mul", [value, factor, self.scalar(0, "i8")],
@@ -195,13 +199,16 @@ class Writer:
             return high
         consts = [self._per_channel(v, rank, np.int32)
                   for v in ([31], [(1 << e) >> 1 for e in right], right)]
-        sign = self.op("arithmetic_right_shift", [doubled, consts[0]],
-                       [typ, self._type_of(consts[0])], typ, "round = false")
-        if not all(right):
-            mask = self._per_channel([-1 if e else 0 for e in right], rank, np.int32)
-            sign = self.op("bitwise_and", [sign, mask], [typ, self._type_of(mask)], typ)
-        nudge = self.op("add", [sign, consts[1]], [typ, self._type_of(consts[1])], typ)
-        value = self.op("add", [high, nudge], [typ, typ], typ)
+        if clamped:
+            value = self.op("add", [high, consts[1]], [typ, self._type_of(consts[1])], typ)
+        else:
+            sign = self.op("arithmetic_right_shift", [doubled, consts[0]],
+                           [typ, self._type_of(consts[0])], typ, "round = false")
+            if not all(right):
+                mask = self._per_channel([-1 if e else 0 for e in right], rank, np.int32)
+                sign = self.op("bitwise_and", [sign, mask], [typ, self._type_of(mask)], typ)
+            nudge = self.op("add", [sign, consts[1]], [typ, self._type_of(consts[1])], typ)
+            value = self.op("add", [high, nudge], [typ, typ], typ)
         return self.op("arithmetic_right_shift", [value, consts[2]],
                        [typ, self._type_of(consts[2])], typ, "round = false")
 
