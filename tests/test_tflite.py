@@ -305,7 +305,7 @@ def test_convolutions_are_rewritten(tmp_path: Path) -> None:
     assert "tensor<1x2x6x64xi8>" in text and "tensor<1x2x6x144xi8>" in text
     assert "tosa.concat" in text and "tosa.bitwise_and" in text
     text = tflite_tosa.translate(tflite_reader.read(strided_net(tmp_path / "s.tflite")))
-    assert "tosa.pad" in text and "tensor<1x9x6x2xi8>" in text and "tensor<6x3x2x2xi8>" in text
+    assert "tosa.pad" in text and "tensor<1x11x6x2xi8>" in text and "tensor<6x3x2x2xi8>" in text
 
 
 def test_translation_is_integer_for_int8(tmp_path: Path) -> None:

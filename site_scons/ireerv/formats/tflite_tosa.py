@@ -149,17 +149,22 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
     channels = out_shape[-1]
     quant = elem == "i8"
     acc = "i32" if quant else "f32"
-    zx = ctx.w.scalar(tx.zero_point[0] if quant else 0, elem)
-    zw = ctx.w.scalar(tw.zero_point[0] if quant else 0, elem)
+    zp_x, zp_w = (tx.zero_point[0], tw.zero_point[0]) if quant else (0, 0)
+    bias_data = _bias_data(ctx, op, channels) if quant else None
+    bound = None if bias_data is None else tosa_layout.sum_bound(weights, bias_data, channels)
+    if bias_data is not None and zp_x and not zp_w:
+        x, x_shape, attrs, bias_data = tosa_layout.fold_zero_point(
+            ctx.w, (x, x_shape, attrs), kind, weights, zp_x, bias_data)
+        zp_x = 0
+    zx, zw = ctx.w.scalar(zp_x, elem), ctx.w.scalar(zp_w, elem)
     groups = tosa_layout.output_groups(weights) if quant and kind == "conv2d" else 1
-    bias_data = _bias_data(ctx, op, channels)
     if groups > 1 and bias_data is not None:
         result = tosa_layout.grouped_conv(ctx.w, (x, zx, zw), x_shape, weights, bias_data,
                                           attrs, out_shape, groups)
     else:
         has_bias = len(op.inputs) > 2 and op.inputs[2] >= 0
-        bias = ctx.value(op.inputs[2]) if has_bias else ctx.w.const(
-            np.zeros(channels, np.int32 if quant else np.float32))
+        bias = ctx.w.const(bias_data) if bias_data is not None else ctx.value(
+            op.inputs[2]) if has_bias else ctx.w.const(np.zeros(channels, np.float32))
         types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
                  ttype((1,), elem), ttype((1,), elem)]
         result = ctx.w.op(kind, [x, ctx.w.const(weights), bias, zx, zw], types,
@@ -169,7 +174,6 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
     # TFLite's per-channel requantisation: in_scale * w_scale[c] / out_scale, in double.
     scales = tw.scale if len(tw.scale) > 1 else tw.scale[:1]
     reals = [tx.scale[0] * s / to.scale[0] for s in scales]
-    bound = None if bias_data is None else tosa_layout.sum_bound(weights, bias_data, channels)
     low, high = _int_range(ctx, op, op.outputs[0])
     result = ctx.w.multiply(result, out_shape, reals, bound=bound,
                             clamped=low >= to.zero_point[0])

@@ -46,12 +46,38 @@ def faster_form(w: Writer, x: str, shape: tuple, weights: np.ndarray, attrs: str
     return x, shape, weights, attrs
 
 
+def fold_zero_point(w: Writer, window: tuple[str, tuple, str], kind: str, weights: np.ndarray,
+                    zero_point: int, bias: np.ndarray) -> tuple[str, tuple, str, np.ndarray]:
+    """An int8 convolution of input zero point zp as one of zero point 0, its bias less
+    zp times each output's sum of weights: sum((x - zp) w) = sum(x w) - zp sum(w).  IREE
+    adds that term itself at every output (a load and an add) from sums it keeps in
+    memory.  Padding becomes explicit, with zp (a padded x then adds zp w, which the
+    bias takes off as for any other).  `window`: the input, its shape, the attributes."""
+    x, shape, attrs = window
+    top, bottom, left, right, sh, sw, dh, dw = (int(v) for v in _WINDOW.fullmatch(attrs).groups())
+    per_output = (weights.reshape(weights.shape[0], -1).sum(axis=1, dtype=np.int64)
+                  if kind == "conv2d" else weights.sum(axis=(0, 1), dtype=np.int64).reshape(-1))
+    folded = bias.astype(np.int64) - zero_point * per_output
+    if np.abs(folded).max(initial=0) >= 1 << 31:
+        return x, shape, attrs, bias
+    if top or bottom or left or right:
+        n, h, width, c = shape
+        padded = (n, h + top + bottom, width + left + right, c)
+        amounts = w.shape((0, 0, top, bottom, left, right, 0, 0))
+        x = w.op("pad", [x, amounts, w.scalar(zero_point, "i8")],
+                 [ttype(shape, "i8"), "!tosa.shape<8>", ttype((1,), "i8")], ttype(padded, "i8"))
+        shape = padded
+        attrs = (f"pad = array<i64: 0, 0, 0, 0>, stride = array<i64: {sh}, {sw}>, "
+                 f"dilation = array<i64: {dh}, {dw}>")
+    return x, shape, attrs, folded.astype(np.int32)
+
+
 def column_pairs(w: Writer, operands: tuple[str, int], shape: tuple, weights: np.ndarray,
                  pads: tuple[int, int, int, int], rows: tuple[int, int]
                  ) -> tuple[str, tuple, np.ndarray, str]:
     """A convolution of column stride 2 and an even kernel width over [N, H, W, C] as one
     of column stride 1 over [N, H, W/2, 2C] (each pair of columns, the same bytes read
-    as one of twice the channels) with half the kernel width: the columns padded first
+    as one of twice the channels) with half the kernel width: the input padded first
     (with the input's zero point, which the convolution subtracts to 0).  kws's first
     layer (10x4, stride 2, one channel): the kernel's loop had its window of 12
     columns loaded as words and cut into bytes with shifts (71 instructions per 20
@@ -59,14 +85,14 @@ def column_pairs(w: Writer, operands: tuple[str, int], shape: tuple, weights: np
     x, zero_point = operands
     top, bottom, left, right = pads
     n, h, width, c = shape
-    padded = (n, h, width + left + right, c)
-    amounts = w.shape((0, 0, 0, 0, left, right, 0, 0))
+    padded = (n, h + top + bottom, width + left + right, c)
+    amounts = w.shape((0, 0, top, bottom, left, right, 0, 0))
     x = w.op("pad", [x, amounts, w.scalar(zero_point, "i8")],
              [ttype(shape, "i8"), "!tosa.shape<8>", ttype((1,), "i8")], ttype(padded, "i8"))
-    folded = (n, h, padded[2] // 2, 2 * c)
+    folded = (n, padded[1], padded[2] // 2, 2 * c)
     x = w.reshape(x, ttype(padded, "i8"), folded, "i8")
     o, kh, kw, _ = weights.shape
-    attrs = (f"pad = array<i64: {top}, {bottom}, 0, 0>, stride = array<i64: {rows[0]}, 1>, "
+    attrs = (f"pad = array<i64: 0, 0, 0, 0>, stride = array<i64: {rows[0]}, 1>, "
              f"dilation = array<i64: {rows[1]}, 1>")
     return x, folded, weights.reshape(o, kh, kw // 2, 2 * c), attrs
 
