@@ -43,6 +43,10 @@ loc(fused["stem", callsite("model.mlir":3:4 at "model.mlir":1:2)])
     %0 = linalg.matvec ins(%a, %b) outs(%c) -> tensor<3xf32> loc("head")
   }
   util.func public @main() {
+    %5 = flow.dispatch @main_dispatch_1::@main_dispatch_1_matvec_like_3x64_f32(%0) : \
+(tensor<64xf32>) -> tensor<3xf32> loc(callsite("head" at "model.mlir":5:6))
+    %6 = flow.dispatch @main_dispatch_1::@main_dispatch_1_matvec_like_3x64_f32(%5) : \
+(tensor<64xf32>) -> tensor<3xf32> loc(callsite("head2" at "model.mlir":7:8))
   }
 }
 '''
@@ -51,8 +55,9 @@ loc(fused["stem", callsite("model.mlir":3:4 at "model.mlir":1:2)])
 def test_dispatches_name_the_layers_they_compute() -> None:
     found = dispatch_map.dispatch_layers(FLOW)
     # Constants, fills and block arguments carry other layers' locations: not counted.
+    # One executable for two identical layers: the second one's call site names it.
     assert found == {"main_dispatch_0_conv_4x4x8x3x3_f32": ["stem", 'act "1"'],
-                     "main_dispatch_1_matvec_like_3x64_f32": ["head"]}
+                     "main_dispatch_1_matvec_like_3x64_f32": ["head", "head2"]}
 
 
 def _profile(costs: dict[str, int], total: int) -> dict:

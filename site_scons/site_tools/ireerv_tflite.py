@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.formats import tflite_format, tflite_reader, tflite_tosa, tosa_text
+from ireerv.formats import (
+    tflite_format,
+    tflite_reader,
+    tflite_tosa,
+    tosa_layout,
+    tosa_softmax,
+    tosa_text,
+)
 from ireerv.formats.base import Model
 from ireerv.formats.tflite_reader import TfliteError
 from ireerv.util.scons import build_error, short_action
@@ -30,7 +37,8 @@ def generate(env) -> None:
 def tflite_import(env, model: Model) -> list:
     """The TOSA of a TFLite model, written by the translator."""
     # The translator's modules are sources too: a change to them re-translates.
-    logic = [m.__file__ for m in (tflite_format, tflite_reader, tflite_tosa, tosa_text)]
+    logic = [m.__file__ for m in (tflite_format, tflite_reader, tflite_tosa, tosa_layout,
+                                  tosa_softmax, tosa_text)]
     return env.TfliteImportFile(str(model.mlir), [str(model.source), *logic])
 
 

@@ -16,6 +16,7 @@ import re
 _EXECUTABLE = re.compile(r"^  flow\.executable (?:private |public )?@(\S+) \{", re.M)
 _TOP_LEVEL = re.compile(r"^  \S", re.M)  # the next op of the module
 _EXPORT = re.compile(r"flow\.executable\.export (?:public |private )?@([\w$.-]+)")
+_DISPATCH = re.compile(r"flow\.dispatch @[\w$.-]+::@([\w$.-]+)")
 # A quoted string, and ":<line>:<column>" when it is a file location.
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(:\d+:\d+)?')
 # Ops that compute: linalg ops but fills (a region op's own location is on its closing
@@ -62,7 +63,9 @@ def location_names(text: str) -> list[str]:
 
 
 def dispatch_layers(flow_ir: str) -> dict[str, list[str]]:
-    """Each entry point (kernel symbol) -> the location names inside its executable."""
+    """Each entry point (kernel symbol) -> the location names inside its executable, and
+    those of its other call sites: IREE keeps one executable for identical layers (vww's
+    five 6x6x128 blocks), with the first one's locations inside."""
     result: dict[str, list[str]] = {}
     for match in _EXECUTABLE.finditer(flow_ir):
         end = _TOP_LEVEL.search(flow_ir, match.end())
@@ -71,4 +74,10 @@ def dispatch_layers(flow_ir: str) -> dict[str, list[str]]:
                                           if _COMPUTE.match(line)))
         for export in _EXPORT.findall(body):
             result[export] = names
+    for call in _DISPATCH.finditer(flow_ir):
+        names = result.get(call.group(1))
+        if names:  # a dispatch that computes layers (not a copy or a fill)
+            line_end = flow_ir.find("\n", call.end())
+            extra = location_names(flow_ir[call.start():line_end if line_end >= 0 else None])
+            names.extend(n for n in extra if n not in names)
     return result
