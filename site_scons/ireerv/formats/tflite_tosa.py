@@ -117,6 +117,15 @@ def _activation(ctx: _Ctx, op: Operator, value: str, out: int, typ: str = "") ->
                        "f32")
 
 
+def _bias_value(ctx: _Ctx, op: Operator, data: np.ndarray | None, channels: int) -> str:
+    """The bias operand: an int8 layer's numbers (zero point folded in), the model's, or 0."""
+    if data is not None:
+        return ctx.w.const(data)
+    if len(op.inputs) > 2 and op.inputs[2] >= 0:
+        return ctx.value(op.inputs[2])
+    return ctx.w.const(np.zeros(channels, np.float32))
+
+
 def _bias_data(ctx: _Ctx, op: Operator, channels: int) -> np.ndarray | None:
     """A layer's bias as int32 numbers (zeros without one); None when not constant."""
     if len(op.inputs) < 3 or op.inputs[2] < 0:
@@ -162,9 +171,7 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
         result = tosa_layout.grouped_conv(ctx.w, (x, zx, zw), x_shape, weights, bias_data,
                                           attrs, out_shape, groups)
     else:
-        has_bias = len(op.inputs) > 2 and op.inputs[2] >= 0
-        bias = ctx.w.const(bias_data) if bias_data is not None else ctx.value(
-            op.inputs[2]) if has_bias else ctx.w.const(np.zeros(channels, np.float32))
+        bias = _bias_value(ctx, op, bias_data, channels)
         types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
                  ttype((1,), elem), ttype((1,), elem)]
         result = ctx.w.op(kind, [x, ctx.w.const(weights), bias, zx, zw], types,
