@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bsp_config.h"
 #include "bsp_cycles.h"
 #include "bsp_memory.h"
 #include "host_allocator.h"
@@ -317,7 +316,13 @@ static iree_status_t start(runner_state_t* state) {
                      &state->outputs);
 }
 
-#if BSP_STAGED_CONSTANTS
+// Set by the build for images whose board placement stages constants (they
+// link staging.c).
+#ifndef RUNNER_STAGED_CONSTANTS
+#define RUNNER_STAGED_CONSTANTS 0
+#endif
+
+#if RUNNER_STAGED_CONSTANTS
 // With staged constants the inputs lie in shared RAM beside them (the linker
 // script's .constants), not in the scratchpad, where they would take room the
 // staging area needs: copied in under the scratchpad rule.
@@ -359,7 +364,7 @@ static iree_status_t push_inputs(runner_state_t* state) {
         input->shape, input->element_type,
         IREE_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR, params, INPUT_BYTES(input),
         &view));
-#if BSP_STAGED_CONSTANTS
+#if RUNNER_STAGED_CONSTANTS
     iree_status_t filled = fill_input(view, input);
     if (!iree_status_is_ok(filled)) {
       iree_hal_buffer_view_release(view);
