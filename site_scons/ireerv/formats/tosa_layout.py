@@ -11,10 +11,14 @@ import numpy as np
 
 from ireerv.formats.tosa_text import Writer, ttype
 
-POINTWISE = ("pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, "
-             "dilation = array<i64: 1, 1>")
-_PAIRED = ("pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 2>, "
-           "dilation = array<i64: 1, 1>")
+
+def _unpadded(stride: tuple[int, int], dilation: tuple[int, int]) -> str:
+    """Window attributes without padding (tflite_tosa._window's form)."""
+    return (f"pad = array<i64: 0, 0, 0, 0>, stride = array<i64: {stride[0]}, {stride[1]}>, "
+            f"dilation = array<i64: {dilation[0]}, {dilation[1]}>")
+
+
+POINTWISE = _unpadded((1, 1), (1, 1))
 
 # Weights per convolution dispatch, at most: on boards that stage a dispatch's weights
 # into the scratchpad (cluster4, placement `large`), the staging area must fit beside
@@ -35,13 +39,30 @@ _WINDOW = re.compile(r"pad = array<i64: (\d+), (\d+), (\d+), (\d+)>, "
                      r"stride = array<i64: (\d+), (\d+)>, dilation = array<i64: (\d+), (\d+)>")
 
 
+def _window(attrs: str) -> tuple[int, ...]:
+    """top, bottom, left, right, stride h, stride w, dilation h, dilation w."""
+    return tuple(int(v) for v in _WINDOW.fullmatch(attrs).groups())
+
+
+def _pad(w: Writer, x: str, shape: tuple, pads: tuple[int, ...], zero_point: int
+         ) -> tuple[str, tuple]:
+    """The input padded (top, bottom, left, right) with its zero point, and its shape."""
+    n, h, width, c = shape
+    top, bottom, left, right = pads
+    padded = (n, h + top + bottom, width + left + right, c)
+    amounts = w.shape((0, 0, top, bottom, left, right, 0, 0))
+    return w.op("pad", [x, amounts, w.scalar(zero_point, "i8")],
+                [ttype(shape, "i8"), "!tosa.shape<8>", ttype((1,), "i8")],
+                ttype(padded, "i8")), padded
+
+
 def faster_form(w: Writer, x: str, shape: tuple, weights: np.ndarray, attrs: str,
                 zero_point: int) -> tuple[str, tuple, np.ndarray, str]:
     """An int8 conv2d's input, input shape, OHWI weights and window attributes in the
     form whose kernel loop is fastest; `zero_point` is the input's."""
     if attrs == POINTWISE and weights.shape[1:3] == (1, 1) and shape[3] % 2 == 0:
         return channel_pairs(w, x, shape, weights)
-    top, bottom, left, right, sh, sw, dh, dw = (int(v) for v in _WINDOW.fullmatch(attrs).groups())
+    top, bottom, left, right, sh, sw, dh, dw = _window(attrs)
     if sw == 2 and dw == 1 and weights.shape[2] % 2 == 0 and (shape[2] + left + right) % 2 == 0:
         return column_pairs(w, (x, zero_point), shape, weights, (top, bottom, left, right),
                             (sh, dh))
@@ -56,21 +77,15 @@ def fold_zero_point(w: Writer, window: tuple[str, tuple, str], kind: str, weight
     memory.  Padding becomes explicit, with zp (a padded x then adds zp w, which the
     bias takes off as for any other).  `window`: the input, its shape, the attributes."""
     x, shape, attrs = window
-    top, bottom, left, right, sh, sw, dh, dw = (int(v) for v in _WINDOW.fullmatch(attrs).groups())
+    *pads, sh, sw, dh, dw = _window(attrs)
     per_output = (weights.reshape(weights.shape[0], -1).sum(axis=1, dtype=np.int64)
                   if kind == "conv2d" else weights.sum(axis=(0, 1), dtype=np.int64).reshape(-1))
     folded = bias.astype(np.int64) - zero_point * per_output
     if np.abs(folded).max(initial=0) >= 1 << 31:
         return x, shape, attrs, bias
-    if top or bottom or left or right:
-        n, h, width, c = shape
-        padded = (n, h + top + bottom, width + left + right, c)
-        amounts = w.shape((0, 0, top, bottom, left, right, 0, 0))
-        x = w.op("pad", [x, amounts, w.scalar(zero_point, "i8")],
-                 [ttype(shape, "i8"), "!tosa.shape<8>", ttype((1,), "i8")], ttype(padded, "i8"))
-        shape = padded
-        attrs = (f"pad = array<i64: 0, 0, 0, 0>, stride = array<i64: {sh}, {sw}>, "
-                 f"dilation = array<i64: {dh}, {dw}>")
+    if any(pads):
+        x, shape = _pad(w, x, shape, tuple(pads), zero_point)
+        attrs = _unpadded((sh, sw), (dh, dw))
     return x, shape, attrs, folded.astype(np.int32)
 
 
@@ -85,17 +100,11 @@ def column_pairs(w: Writer, operands: tuple[str, int], shape: tuple, weights: np
     columns loaded as words and cut into bytes with shifts (71 instructions per 20
     MACs); now 16 byte loads, 59 instructions."""
     x, zero_point = operands
-    top, bottom, left, right = pads
-    n, h, width, c = shape
-    padded = (n, h + top + bottom, width + left + right, c)
-    amounts = w.shape((0, 0, top, bottom, left, right, 0, 0))
-    x = w.op("pad", [x, amounts, w.scalar(zero_point, "i8")],
-             [ttype(shape, "i8"), "!tosa.shape<8>", ttype((1,), "i8")], ttype(padded, "i8"))
-    folded = (n, padded[1], padded[2] // 2, 2 * c)
+    x, padded = _pad(w, x, shape, pads, zero_point)
+    folded = (padded[0], padded[1], padded[2] // 2, 2 * shape[3])
     x = w.reshape(x, ttype(padded, "i8"), folded, "i8")
-    o, kh, kw, _ = weights.shape
-    attrs = (f"pad = array<i64: 0, 0, 0, 0>, stride = array<i64: {rows[0]}, 1>, "
-             f"dilation = array<i64: {rows[1]}, 1>")
+    o, kh, kw, c = weights.shape
+    attrs = _unpadded((rows[0], 1), (rows[1], 1))
     return x, folded, weights.reshape(o, kh, kw // 2, 2 * c), attrs
 
 
@@ -109,7 +118,7 @@ def channel_pairs(w: Writer, x: str, shape: tuple, weights: np.ndarray
     n, h, width, c = shape
     paired = (n, h, 2 * width, c // 2)
     x = w.reshape(x, ttype(shape, "i8"), paired, "i8")
-    return x, paired, weights.reshape(weights.shape[0], 1, 2, c // 2), _PAIRED
+    return x, paired, weights.reshape(weights.shape[0], 1, 2, c // 2), _unpadded((1, 2), (1, 1))
 
 
 def output_groups(weights: np.ndarray) -> int:
