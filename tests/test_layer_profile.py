@@ -89,6 +89,24 @@ def test_rows_count_macs_once_and_add_up() -> None:
     assert layers_plot.render_svg(doc).startswith("<svg")
 
 
+def test_a_layer_split_into_channel_groups_shares_its_macs() -> None:
+    # Output channels in two groups (48 and 16), then a residual add fused into the
+    # next layer's dispatch, which so carries the grouped layer's location too.
+    table = [LayerInfo("wide", "CONV_2D", "1x4x4x8 -> 1x4x4x64", 8192),
+             LayerInfo("next", "CONV_2D 1x1", "1x4x4x64 -> 1x4x4x64", 65536)]
+    mapping = {"d0_conv_2d_nhwc_hwcf_1x4x4x48x1x1x8_i8": ["wide"],
+               "d1_conv_2d_nhwc_hwcf_1x4x4x16x1x1x8_i8": ["wide"],
+               "d2_conv_2d_nhwc_hwcf_1x4x4x64x1x1x64_i8": ["wide", "next"]}
+    costs = {"d0_conv_2d_nhwc_hwcf_1x4x4x48x1x1x8_i8": 24576,
+             "d1_conv_2d_nhwc_hwcf_1x4x4x16x1x1x8_i8": 8192,
+             "d2_conv_2d_nhwc_hwcf_1x4x4x64x1x1x64_i8": 262144}
+    doc = layers.document(_profile(costs, 294912), "call 1", mapping, table)
+    macs = [(r["computes"], r["macs"], r["per_mac"]) for r in doc["rows"][:3]]
+    assert macs == [(["wide"], 6144, 4.0), (["wide"], 2048, 4.0), (["next"], 65536, 4.0)]
+    text = layers.format_text(doc)
+    assert "  next +1 " in text and "1x4x4x64 -> 1x4x4x64" in text
+
+
 def onnx_net(folder: Path) -> Path:
     """Conv (3x3, pads 1) -> Relu -> Flatten -> Gemm, every node named."""
     h, f32 = onnx.helper, onnx.TensorProto.FLOAT

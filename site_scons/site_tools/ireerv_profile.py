@@ -110,9 +110,11 @@ def _per_layer(env, image, profile_json, quiet: bool) -> list:
                           SCons.Action.Action(_dispatch_layers, None), _FLAGS=image.iree_flags)
     env.Depends(mapping, [dispatch_map.__file__,
                           *map(str, iree_compile.library_files(image.iree_flags))])
-    return env.Command([f"{image.dir}/layers.{ext}" for ext in ("json", "txt", "svg")],
-                       [profile_json, mapping, str(image.model.given)],
-                       SCons.Action.Action(_layer_profile, None), _IMAGE=image, _QUIET=quiet)
+    table = env.Command([f"{image.dir}/layers.{ext}" for ext in ("json", "txt", "svg")],
+                        [profile_json, mapping, str(image.model.given)],
+                        SCons.Action.Action(_layer_profile, None), _IMAGE=image, _QUIET=quiet)
+    env.Depends(table, [layers.__file__, layers_plot.__file__])
+    return table
 
 
 def profile(env, image, always: bool = True):

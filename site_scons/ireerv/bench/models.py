@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ireerv.profile.layers import first_part
+from ireerv.profile.layers import first_part, lead
 
 SCHEMA = "ireerv-models-bench/3"  # 2: memory peaks; 3: MACs, layers, references
 PLAN_FILE = Path(__file__).with_name("models.toml")
@@ -123,7 +123,7 @@ def _costliest(layers: Mapping[str, Any] | None, count: int = 3) -> list[dict[st
     if not layers:
         return []
     rows = [r for r in layers["rows"] if r["layers"]]
-    return [{"name": first_part(r["layers"][0]["name"]), "kind": r["kind"],
+    return [{"name": first_part(lead(r)["name"]), "kind": r["kind"],
              "percent": r["percent"], "per_mac": r["per_mac"]}
             for r in sorted(rows, key=lambda r: -r["cost"])[:count]]
 

@@ -1,7 +1,7 @@
 """The per-layer profile: one row per dispatch of a call, named by the model's layers in it.
 
     {
-      "schema": "ireerv-layer-profile/1",
+      "schema": "ireerv-layer-profile/2",
       "model": str, "board": str, "unit": "instructions" | "cycles",
       "phase": str,                  # the call measured ("call 1")
       "total": int,                  # its cost, all of it
@@ -9,40 +9,71 @@
       "rows": [{
         "dispatch": str,             # the kernel's symbol; "(outside dispatches)" for the rest
         "layers": [{"name": str, "kind": str, "shapes": str, "macs": int}],  # graph order
-        "kind": str,                 # the kind of the layers whose MACs it computes
+        "computes": [str],           # the layers whose MACs it computes (all or a share)
+        "kind": str,                 # their kind
         "macs": int, "cost": int, "per_mac": float | null, "percent": float}],
       "kinds": [{"kind": str, "macs": int, "cost": int, "per_mac": float | null}],
       "unplaced": [str]              # layers with MACs found in no dispatch
     }
 
-A layer's MACs count in the one dispatch that does its contraction (the first whose name
-IREE gives a contraction kind), however many dispatches carry its location; cost is the
+A layer's MACs count in the dispatches that do its contraction: those whose name IREE
+gives a contraction kind and that hold no other layer with MACs (a layer split into
+groups of output channels has several, each its share by the shape in its name), else
+the first contraction holding it, however many dispatches carry its location (a residual
+add fused into the next layer's dispatch carries the one before).  Cost is the
 dispatch's inclusive cost (soft-float calls included).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ireerv.formats.base import LayerInfo
 
-SCHEMA = "ireerv-layer-profile/1"
+SCHEMA = "ireerv-layer-profile/2"
 OUTSIDE = "(outside dispatches)"
 _CONTRACTIONS = ("conv", "matmul", "matvec", "mmt4d", "contract")
+_SHAPE = re.compile(r"_(\d+(?:x\d+)+)(?:_|$)")
 
 
 def _is_contraction(symbol: str) -> bool:
     return any(word in symbol for word in _CONTRACTIONS)
 
 
-def _homes(dispatches: dict[str, list[str]], layers: Sequence[LayerInfo]) -> dict[str, str]:
-    """Each layer with MACs -> the dispatch that computes them."""
-    homes: dict[str, str] = {}
+def _shape_product(symbol: str) -> int:
+    """The product of the first AxBx... shape in a dispatch's name: its MACs, for the
+    contractions IREE names by their loop bounds; 0 when it names none."""
+    found = _SHAPE.search(symbol)
+    return int(np.prod([int(d) for d in found.group(1).split("x")])) if found else 0
+
+
+def _shares(macs: int, symbols: list[str]) -> dict[str, int]:
+    """A layer's MACs over the dispatches computing it, by the shapes in their names
+    (equal parts when a name gives none), adding up exactly."""
+    weights = [_shape_product(s) for s in symbols]
+    if not all(weights):
+        weights = [1] * len(symbols)
+    parts = [macs * w // sum(weights) for w in weights]
+    parts[-1] += macs - sum(parts)
+    return dict(zip(symbols, parts, strict=True))
+
+
+def _homes(dispatches: dict[str, list[str]], layers: Sequence[LayerInfo]
+           ) -> dict[str, dict[str, int]]:
+    """Each layer with MACs -> the dispatches that compute them -> their share."""
+    with_macs = {layer.name for layer in layers if layer.macs}
+    homes: dict[str, dict[str, int]] = {}
     for layer in layers:
         holders = [d for d, names in dispatches.items() if layer.name in names]
-        if layer.macs and holders:
-            homes[layer.name] = next((d for d in holders if _is_contraction(d)), holders[0])
+        if not (layer.macs and holders):
+            continue
+        contractions = [d for d in holders if _is_contraction(d)]
+        sole = [d for d in contractions if with_macs.intersection(dispatches[d]) == {layer.name}]
+        homes[layer.name] = _shares(layer.macs, sole or [(contractions or holders)[0]])
     return homes
 
 
@@ -50,11 +81,13 @@ def _per_mac(cost: int, macs: int) -> float | None:
     return round(cost / macs, 2) if macs else None
 
 
-def _row(symbol: str, members: list[LayerInfo], homed: list[LayerInfo], cost: int,
+def _row(symbol: str, members: list[LayerInfo], homed: dict[str, int], cost: int,
          total: int) -> dict[str, Any]:
-    kinds = list(dict.fromkeys(m.kind for m in (homed or members)))
-    macs = sum(m.macs for m in homed)
+    computed = [m for m in members if m.name in homed]
+    kinds = list(dict.fromkeys(m.kind for m in (computed or members)))
+    macs = sum(homed.values())
     return {"dispatch": symbol, "layers": [vars(m) for m in members],
+            "computes": [m.name for m in computed],
             "kind": "+".join(kinds) or "-", "macs": macs, "cost": cost,
             "per_mac": _per_mac(cost, macs), "percent": round(100 * cost / (total or 1), 2)}
 
@@ -81,16 +114,23 @@ def document(profile: dict[str, Any], phase_name: str, dispatches: dict[str, lis
     rows = []
     for symbol, names in dispatches.items():
         members = [by_name[n] for n in by_name if n in names]  # graph order
-        homed = [m for m in members if homes.get(m.name) == symbol]
+        homed = {m.name: homes[m.name][symbol] for m in members
+                 if symbol in homes.get(m.name, {})}
         cost = inclusive.get(symbol, 0)
         if cost or homed:
             rows.append(_row(symbol, members, homed, cost, total))
-    rows.append(_row(OUTSIDE, [], [], total - sum(r["cost"] for r in rows), total))
+    rows.append(_row(OUTSIDE, [], {}, total - sum(r["cost"] for r in rows), total))
     return {"schema": SCHEMA, "model": profile["model"], "board": profile["board"],
             "unit": profile["unit"], "phase": phase_name, "total": total,
             "macs": sum(layer.macs for layer in layers), "rows": rows, "kinds": _kinds(rows),
             "unplaced": [layer.name for layer in layers if layer.macs and
                          layer.name not in homes]}
+
+
+def lead(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The layer a row is named after: the first whose MACs it computes, else its first."""
+    computed = [m for m in row["layers"] if m["name"] in row.get("computes", ())]
+    return (computed or row["layers"] or [None])[0]
 
 
 def first_part(name: str) -> str:
@@ -112,11 +152,11 @@ def format_text(doc: dict[str, Any]) -> str:
     lines = [head, f"  {'layer':<40} {'kind':<18} {'MACs':>10} {unit:>12} {'/MAC':>6} "
                    f"{'share':>6}  shapes"]
     for row in doc["rows"]:
-        names = [m["name"] for m in row["layers"]]
-        label = _short(names[0], 36) + (f" +{len(names) - 1}" if len(names) > 1 else "") \
-            if names else row["dispatch"]
+        named, others = lead(row), len(row["layers"]) - 1
+        label = _short(named["name"], 36) + (f" +{others}" if others else "") \
+            if named else row["dispatch"]
         per_mac = f"{row['per_mac']:6.2f}" if row["per_mac"] is not None else "     -"
-        shapes = row["layers"][0]["shapes"] if row["layers"] else ""
+        shapes = named["shapes"] if named else ""
         lines.append(f"  {label[:40]:<40} {row['kind'][:18]:<18} {row['macs']:>10,} "
                      f"{row['cost']:>12,} {per_mac} {row['percent']:5.1f}%  {shapes}")
     lines.append("  by kind: " + "; ".join(

@@ -7,7 +7,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..util.svg import PALETTE
-from .layers import first_part
+from .layers import first_part, lead
 
 WIDTH = 1000
 LABEL = 300  # the left column: layer names
@@ -20,7 +20,9 @@ def _colour(kind: str) -> str:
 
 def _bar(row: dict[str, Any], y: int, scale: float, unit: str) -> str:
     names = [m["name"] for m in row["layers"]] or [row["dispatch"]]
-    label = first_part(names[0])[:48] + (f" +{len(names) - 1}" if len(names) > 1 else "")
+    named = lead(row)
+    label = first_part(named["name"] if named else names[0])[:48] + (
+        f" +{len(names) - 1}" if len(names) > 1 else "")
     width = row["cost"] * scale
     per_mac = f", {row['per_mac']:.2f}/MAC" if row["per_mac"] is not None else ""
     note = f"{row['cost']:,} {unit}{per_mac} ({row['percent']}%)"
