@@ -305,6 +305,8 @@ def test_convolutions_are_rewritten(tmp_path: Path) -> None:
     assert text.count("stride = array<i64: 1, 2>") == 10
     assert "tensor<1x2x6x64xi8>" in text and "tensor<1x2x6x144xi8>" in text
     assert "tosa.concat" in text and "tosa.bitwise_and" in text
+    # Each group requantised on its own: int8 parts concatenated, not int32 sums.
+    assert "tensor<1x2x3x32xi8>) -> tensor<1x2x3x288xi8>" in text
     text = tflite_tosa.translate(tflite_reader.read(strided_net(tmp_path / "s.tflite")))
     assert "tosa.pad" in text and "tensor<1x11x6x2xi8>" in text and "tensor<6x3x2x2xi8>" in text
 

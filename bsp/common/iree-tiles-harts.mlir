@@ -227,6 +227,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
+  transform.named_sequence @match_conv_c3(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d0 = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
+      %v0 = transform.param.constant 3 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d0, %v0 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %v1 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi gt %d1, %v1 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0, 0],
+                                                  vector_common_parallel = [1, 1, 4, 2, 0, 0, 0],
+                                                  vector_reduction = [0, 0, 0, 0, 1, 3, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
   transform.named_sequence @match_conv(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
@@ -393,6 +416,7 @@ module attributes {transform.with_named_sequence} {
         @match_dw -> @apply_op_config,
         @match_conv_w5_c2 -> @apply_op_config,
         @match_conv_w5 -> @apply_op_config,
+        @match_conv_c3 -> @apply_op_config,
         @match_conv -> @apply_op_config,
         @match_pw_w5 -> @apply_op_config,
         @match_fc -> @apply_op_config,

@@ -13,6 +13,7 @@ from ireerv.formats import (
     tflite_reader,
     tflite_tosa,
     tosa_layout,
+    tosa_pool,
     tosa_softmax,
     tosa_text,
 )
@@ -38,7 +39,7 @@ def tflite_import(env, model: Model) -> list:
     """The TOSA of a TFLite model, written by the translator."""
     # The translator's modules are sources too: a change to them re-translates.
     logic = [m.__file__ for m in (tflite_format, tflite_reader, tflite_tosa, tosa_layout,
-                                  tosa_softmax, tosa_text)]
+                                  tosa_pool, tosa_softmax, tosa_text)]
     return env.TfliteImportFile(str(model.mlir), [str(model.source), *logic])
 
 

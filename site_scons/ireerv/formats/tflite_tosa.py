@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ireerv.formats import tosa_layout, tosa_softmax
+from ireerv.formats import tosa_layout, tosa_pool, tosa_softmax
 from ireerv.formats.tflite_reader import Operator, Tensor, TfliteError, TfliteGraph
 from ireerv.formats.tosa_text import F32_MAX, Writer, module, round_half_away, ttype, window_pads
 
@@ -134,6 +134,14 @@ def _bias_data(ctx: _Ctx, op: Operator, channels: int) -> np.ndarray | None:
     return None if data is None else data.astype(np.int32)
 
 
+def _float_bias(ctx: _Ctx, op: Operator, channels: int) -> np.ndarray | None:
+    """A float layer's bias (zeros without one); None when not constant."""
+    if len(op.inputs) < 3 or op.inputs[2] < 0:
+        return np.zeros(channels, np.float32)
+    data = ctx.t(op.inputs[2]).data
+    return None if data is None else data.astype(np.float32)
+
+
 def _weights(ctx: _Ctx, op: Operator) -> np.ndarray:
     """The constant weights; int8 weights of a float layer (TFLite's hybrid, weight-only
     quantisation) dequantised to f32 here, so the layer runs in f32."""
@@ -153,7 +161,7 @@ def _weights(ctx: _Ctx, op: Operator) -> np.ndarray:
 def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weights: np.ndarray,
                attrs: str, out_shape: tuple) -> str:
     """conv2d / depthwise_conv2d and, for int8, the per-channel requantisation."""
-    tx, tw, to = ctx.t(op.inputs[0]), ctx.t(op.inputs[1]), ctx.t(op.outputs[0])
+    tx, tw = ctx.t(op.inputs[0]), ctx.t(op.inputs[1])
     elem = _elem(ctx, op, op.inputs[0])
     channels = out_shape[-1]
     quant = elem == "i8"
@@ -166,25 +174,38 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
             ctx.w, (x, x_shape, attrs), kind, weights, zp_x, bias_data)
         zp_x = 0
     zx, zw = ctx.w.scalar(zp_x, elem), ctx.w.scalar(zp_w, elem)
-    groups = tosa_layout.output_groups(weights) if quant and kind == "conv2d" else 1
-    if groups > 1 and bias_data is not None:
-        result = tosa_layout.grouped_conv(ctx.w, (x, zx, zw), x_shape, weights, bias_data,
-                                          attrs, out_shape, groups)
-    else:
-        bias = _bias_value(ctx, op, bias_data, channels)
-        types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
-                 ttype((1,), elem), ttype((1,), elem)]
-        result = ctx.w.op(kind, [x, ctx.w.const(weights), bias, zx, zw], types,
-                          ttype(out_shape, acc), f"acc_type = {acc}, {attrs}")
+    groups = tosa_layout.output_groups(weights) if kind == "conv2d" else 1
+    group_bias = bias_data if quant else _float_bias(ctx, op, channels)
+    if groups > 1 and group_bias is not None:
+        if not quant:  # the sums of each output as they were; the activation after
+            y = tosa_layout.grouped_conv(ctx.w, (x, zx, zw), x_shape, weights, group_bias,
+                                         attrs, out_shape, groups, ("f32",) * 3)
+            return _activation(ctx, op, y, op.outputs[0], ttype(out_shape, acc))
+        return tosa_layout.grouped_conv(
+            ctx.w, (x, zx, zw), x_shape, weights, bias_data, attrs, out_shape, groups,
+            ("i8", "i32", "i8"),
+            lambda part, rows: _requantise(ctx, op, part, (*out_shape[:-1], len(rows)), rows,
+                                           bound))
+    bias = _bias_value(ctx, op, bias_data, channels)
+    types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
+             ttype((1,), elem), ttype((1,), elem)]
+    result = ctx.w.op(kind, [x, ctx.w.const(weights), bias, zx, zw], types,
+                      ttype(out_shape, acc), f"acc_type = {acc}, {attrs}")
     if not quant:
         return _activation(ctx, op, result, op.outputs[0], ttype(out_shape, acc))
-    # TFLite's per-channel requantisation: in_scale * w_scale[c] / out_scale, in double.
-    scales = tw.scale if len(tw.scale) > 1 else tw.scale[:1]
+    return _requantise(ctx, op, result, out_shape, range(channels), bound)
+
+
+def _requantise(ctx: _Ctx, op: Operator, sums: str, shape: tuple, channels: range,
+                bound: int | None) -> str:
+    """TFLite's per-channel requantisation of a convolution's int32 `sums` for output
+    `channels`: in_scale * w_scale[c] / out_scale, in double."""
+    tx, tw, to = ctx.t(op.inputs[0]), ctx.t(op.inputs[1]), ctx.t(op.outputs[0])
+    scales = [tw.scale[c] for c in channels] if len(tw.scale) > 1 else tw.scale[:1]
     reals = [tx.scale[0] * s / to.scale[0] for s in scales]
     low, high = _int_range(ctx, op, op.outputs[0])
-    result = ctx.w.multiply(result, out_shape, reals, bound=bound,
-                            clamped=low >= to.zero_point[0])
-    return ctx.w.saturate(result, out_shape, to.zero_point[0], low, high)
+    result = ctx.w.multiply(sums, shape, reals, bound=bound, clamped=low >= to.zero_point[0])
+    return ctx.w.saturate(result, shape, to.zero_point[0], low, high)
 
 
 def _conv2d(ctx: _Ctx, op: Operator) -> None:
@@ -228,31 +249,6 @@ def _fully_connected(ctx: _Ctx, op: Operator) -> None:
                                               elem)
 
 
-def _global_average(ctx: _Ctx, op: Operator) -> str:
-    """TFLite's int8 average over the whole plane, exactly: the int32 sum of the raw
-    values divided by the count, rounded half away from zero (TOSA's avg_pool2d rounds
-    through a reciprocal multiplier instead)."""
-    tx, out = ctx.t(op.inputs[0]), op.outputs[0]
-    n, h, w, c = tx.shape
-    typ = ttype(tx.shape, "i32")
-    value = ctx.w.op("cast", [ctx.value(op.inputs[0])], [ctx.typ(op.inputs[0])], typ)
-    rows, cell = ttype((n, 1, w, c), "i32"), ttype((n, 1, 1, c), "i32")
-    value = ctx.w.op("reduce_sum", [value], [typ], rows, "axis = 1 : i32")
-    total = ctx.w.op("reduce_sum", [value], [rows], cell, "axis = 2 : i32")
-    count = h * w
-    half, zero, div = (ctx.w.const(np.full((1, 1, 1, 1), v, np.int32))
-                       for v in (count // 2, 0, count))
-    one = ttype((1, 1, 1, 1), "i32")
-    up = ctx.w.op("add", [total, half], [cell, one], cell)
-    down = ctx.w.op("sub", [total, half], [cell, one], cell)
-    positive = ctx.w.op("greater", [total, zero], [cell, one], ttype((n, 1, 1, c), "i1"))
-    value = ctx.w.op("select", [positive, up, down], [ttype((n, 1, 1, c), "i1"), cell, cell],
-                     cell)
-    value = ctx.w.op("intdiv", [value, div], [cell, one], cell)
-    value = ctx.w.clamp(value, cell, *_int_range(ctx, op, out), "i32")
-    return ctx.w.op("cast", [value], [cell], ctx.typ(out))
-
-
 def _pool(ctx: _Ctx, op: Operator) -> None:
     o, tx, to = op.options, ctx.t(op.inputs[0]), ctx.t(op.outputs[0])
     elem = _elem(ctx, op, op.inputs[0])
@@ -262,7 +258,9 @@ def _pool(ctx: _Ctx, op: Operator) -> None:
     if (op.name == "AVERAGE_POOL_2D" and elem == "i8"
             and (o["FilterHeight"], o["FilterWidth"]) == tx.shape[1:3]
             and to.shape[1:3] == (1, 1)):
-        ctx.values[op.outputs[0]] = _global_average(ctx, op)
+        ctx.values[op.outputs[0]] = tosa_pool.global_average(
+            ctx.w, (ctx.value(op.inputs[0]), tx.shape), ctx.typ(op.outputs[0]),
+            _int_range(ctx, op, op.outputs[0]))
         return
     x, shape, attrs = _window(ctx, op, op.inputs[0], o["FilterHeight"], o["FilterWidth"])
     attrs = attrs.rsplit(", dilation", 1)[0]

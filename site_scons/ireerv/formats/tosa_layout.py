@@ -1,11 +1,13 @@
 """Int8 convolutions written in another form with the same sums (integer sums do not
 depend on their order, so the bits stay TFLite's): a form whose kernel loop is
-faster, or whose weights per dispatch are fewer.  Float layers keep their form:
-their sums would round differently."""
+faster, or whose weights per dispatch are fewer.  Float layers keep their form (their
+sums would round differently) but may be split into groups of output channels, which
+leaves every output's sum as it was."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -137,19 +139,27 @@ def output_groups(weights: np.ndarray) -> int:
 
 def grouped_conv(w: Writer, operands: tuple[str, str, str], x_shape: tuple,
                  weights: np.ndarray, bias: np.ndarray, attrs: str, out_shape: tuple,
-                 groups: int) -> str:
-    """An int8 conv2d as `groups` convolutions over consecutive output channels,
-    concatenated: each dispatch binds only its group's weights.  `operands` are the
-    input and its and the weights' zero points."""
+                 groups: int, elems: tuple[str, str, str],
+                 finish: Callable[[str, range], str] | None = None) -> str:
+    """A conv2d as `groups` convolutions over consecutive output channels, each one's
+    sums finished (`finish(sums, channels)`: an int8 layer's requantisation) and then
+    concatenated: each dispatch binds only its group's weights and writes its own
+    outputs (int32 sums concatenated had their requantisation fused into the next
+    layer's dispatch).  Each output's sum is the same sum in the same order, so float
+    layers may be grouped too.  `operands`: the input and its and the weights' zero
+    points; `elems`: the input's, the sums' and the finished outputs' element types."""
     x, zx, zw = operands
+    elem, acc, out_elem = elems
     per = out_shape[-1] // groups
-    part = ttype((*out_shape[:-1], per), "i32")
+    part = ttype((*out_shape[:-1], per), acc)
     results = []
     for g in range(groups):
-        rows = slice(g * per, (g + 1) * per)
-        part_w = np.ascontiguousarray(weights[rows])
-        types = [ttype(x_shape, "i8"), ttype(part_w.shape, "i8"), ttype((per,), "i32"),
-                 ttype((1,), "i8"), ttype((1,), "i8")]
-        results.append(w.op("conv2d", [x, w.const(part_w), w.const(bias[rows]), zx, zw],
-                            types, part, f"acc_type = i32, {attrs}"))
-    return w.op("concat", results, [part] * groups, ttype(out_shape, "i32"), "axis = 3 : i32")
+        rows = range(g * per, (g + 1) * per)
+        part_w = np.ascontiguousarray(weights[g * per:(g + 1) * per])
+        types = [ttype(x_shape, elem), ttype(part_w.shape, elem), ttype((per,), acc),
+                 ttype((1,), elem), ttype((1,), elem)]
+        sums = w.op("conv2d", [x, w.const(part_w), w.const(bias[g * per:(g + 1) * per]), zx, zw],
+                    types, part, f"acc_type = {acc}, {attrs}")
+        results.append(finish(sums, rows) if finish else sums)
+    part = ttype((*out_shape[:-1], per), out_elem)
+    return w.op("concat", results, [part] * groups, ttype(out_shape, out_elem), "axis = 3 : i32")
