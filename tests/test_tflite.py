@@ -128,6 +128,18 @@ def pointwise_net(path: Path) -> Path:
     return save(g, path, [x], [c, p])
 
 
+def wide_float_net(path: Path) -> Path:
+    """A float FULLY_CONNECTED of 49,152 bytes of weights (128 -> 96, RELU): three groups
+    of 32 output channels, each output's sum as it was."""
+    g = Graph()
+    x = g.tensor("x", (1, 128), F32)
+    w = g.tensor("w", (96, 128), F32, _rng(11).standard_normal(96 * 128) * 0.1)
+    b = g.tensor("b", (96,), F32, _rng(12).standard_normal(96) * 0.1)
+    y = g.tensor("wide", (1, 96), F32)
+    g.op("FULLY_CONNECTED", [x, w, b], [y], activation="RELU")
+    return save(g, path, [x], [y])
+
+
 def strided_net(path: Path) -> Path:
     """An int8 CONV_2D of column stride 2 and kernel width 4 (SAME: a column of padding
     each side), read as column pairs."""
@@ -140,7 +152,7 @@ def strided_net(path: Path) -> Path:
     return save(g, path, [x], [c])
 
 
-NETS = [int8_net, float_net, quantize_net, pointwise_net, strided_net]
+NETS = [int8_net, float_net, quantize_net, pointwise_net, wide_float_net, strided_net]
 
 
 # -- Reading: the flatbuffer schema ---------------------------------------------------------
@@ -307,6 +319,8 @@ def test_convolutions_are_rewritten(tmp_path: Path) -> None:
     assert "tosa.concat" in text and "tosa.bitwise_and" in text
     # Each group requantised on its own: int8 parts concatenated, not int32 sums.
     assert "tensor<1x2x3x32xi8>) -> tensor<1x2x3x288xi8>" in text
+    text = tflite_tosa.translate(tflite_reader.read(wide_float_net(tmp_path / "f.tflite")))
+    assert text.count("tosa.conv2d") == 3 and "tensor<1x1x1x96xf32>" in text
     text = tflite_tosa.translate(tflite_reader.read(strided_net(tmp_path / "s.tflite")))
     assert "tosa.pad" in text and "tensor<1x11x6x2xi8>" in text and "tensor<6x3x2x2xi8>" in text
 

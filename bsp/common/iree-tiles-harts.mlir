@@ -62,6 +62,11 @@
 // pair are one step of its loop (@match_conv_w5_c2): 16 byte loads and 59
 // instructions per 20 MACs, where the 12-column window was loaded as words and
 // cut into bytes (71).  kws on cluster4: 10.49 M -> 10.31 M cycles.
+// A first layer over three input channels (RGB: resnet8, vww) takes a tile of 4
+// output columns by 2 output channels (@match_conv_c3): 24 MACs per 63-instruction
+// step over one channel where 4 x 1 took 12 per 36; resnet8's first layer on
+// cluster4 2.02 M -> 1.73 M cycles (4.56 -> 3.90 per MAC).  3 channels a step
+// (4 x 1) spilled: 124 instructions per 36 MACs; 4 x 4 spilled too.
 // The copies into padded buffers (a linalg.generic that yields its input, over
 // 64 channels) move 16 bytes a step as words (@match_i8_copy); IREE's default
 // moved a halfword and two bytes: kws 10.16 M -> 10.08 M cycles on cluster4.
