@@ -39,6 +39,11 @@ def test_peaks_per_region() -> None:
            "heap 12,000)" in said and said.endswith("largest allocation 4,096 bytes")
     assert memory.fit(peaks).startswith("fit: the run needs shared 80,128 bytes, spm0 38,144 "
                                         "bytes, stack_size 10,240, heap_size 12,032")
+    # resnet8-float's transient buffer on cluster4: more than spm0 could ever hold.
+    assert not memory.too_large(peaks, {"largest_allocation": 213_376})
+    said = memory.describe(peaks, {"largest_allocation": 293_092})
+    assert said.endswith("largest allocation 293,092 bytes, more than the 213,376 bytes spm0 "
+                         "leaves the heap")
 
 
 @pytest.mark.upstream

@@ -51,6 +51,18 @@ def regions_at_peak(report_regions: list[Mapping[str, Any]], placement: Any,
     return out
 
 
+def heap_room(peaks: list[RegionPeak]) -> tuple[str, int] | None:
+    """The heap's region and the bytes it leaves the heap: its size less its static data
+    and the reserved stack."""
+    return next(((r.name, r.size - r.static - r.stack_reserved) for r in peaks if r.heap), None)
+
+
+def too_large(peaks: list[RegionPeak], measured: Mapping[str, int]) -> bool:
+    """Whether the largest allocation exceeds what the heap's region could ever hold."""
+    room = heap_room(peaks)
+    return bool(room) and measured.get("largest_allocation", 0) > room[1]
+
+
 def describe(peaks: list[RegionPeak], measured: Mapping[str, int]) -> str:
     """One line: `spm0: 61,204 of 262,144 bytes at peak (...)` per region."""
     parts = []
@@ -63,6 +75,9 @@ def describe(peaks: list[RegionPeak], measured: Mapping[str, int]) -> str:
         parts.append(f"{r.name}: {r.peak:,} of {r.size:,} bytes at peak ({', '.join(detail)})")
     largest = measured.get("largest_allocation")
     tail = f"; largest allocation {largest:,} bytes" if largest else ""
+    if too_large(peaks, measured):
+        name, room = heap_room(peaks)
+        tail += f", more than the {room:,} bytes {name} leaves the heap"
     return "; ".join(parts) + tail
 
 
