@@ -179,7 +179,7 @@ def test_progress_counts_instructions_while_it_runs(builder: ImageBuilder,
     assert counts and counts == sorted(counts) and counts[0] > 0  # reported, and growing
 
 
-def test_ctrl_c_is_reported_as_interrupted() -> None:
+def test_ctrl_c_or_sigterm_is_reported_as_interrupted() -> None:
     from ireerv.simulators import qemu as qemu_kind
 
     stopped = qemu_kind.judge(["qemu-system-riscv32"], 0,
@@ -189,6 +189,13 @@ def test_ctrl_c_is_reported_as_interrupted() -> None:
         base.INTERRUPTED, False, "")
     killed = verilator_cluster.judge(["Vtb"], -2, "[TB] loading\nCYCLES startup 1\n", 1.0, 60)
     assert killed.reason == base.INTERRUPTED and killed.detail == "stopped by Ctrl-C (SIGINT)"
+    # A timeout around the build (SIGTERM) is no verdict on the program either: a bench
+    # run it stopped was once recorded as a crash, and the next bench trusted it.
+    killed = verilator_cluster.judge(["Vtb"], -15, "[TB] loading\n", 1.0, 60)
+    assert killed.reason == base.INTERRUPTED and "SIGTERM" in killed.detail
+    stopped = qemu_kind.judge(["qemu-system-riscv32"], 0,
+                              "qemu-system-riscv32: terminating on signal 15 from pid 7\n", 1.0, 60)
+    assert stopped.reason == base.INTERRUPTED
 
 
 def test_testbench_progress_is_cut_out_of_the_output() -> None:

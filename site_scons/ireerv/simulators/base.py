@@ -131,13 +131,18 @@ def stream(
     return status, "".join(chunks), time.monotonic() - start
 
 
+# Signals that stop a run from outside it: no verdict on the program, no record.
+STOPPING_SIGNALS = {signal.SIGINT: "Ctrl-C (SIGINT)",
+                    signal.SIGTERM: "SIGTERM (a timeout or a kill from outside the build)"}
+
+
 def interrupted(command: Sequence[str], status: int | None, output: str,
                 seconds: float) -> RunResult | None:
-    """The result of a run stopped by Ctrl-C (SIGINT), or None."""
-    if status != -signal.SIGINT:
+    """The result of a run stopped by Ctrl-C (SIGINT) or SIGTERM, or None."""
+    if status is None or -status not in STOPPING_SIGNALS:
         return None
     return RunResult(INTERRUPTED, None, status, output, "", seconds,
-                     "stopped by Ctrl-C (SIGINT)", tuple(command))
+                     f"stopped by {STOPPING_SIGNALS[-status]}", tuple(command))
 
 
 def code_detail(code: int) -> str:

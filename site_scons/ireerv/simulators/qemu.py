@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-import signal
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -46,7 +45,6 @@ def debug_command(settings: base.Settings, simulator: Path, elf: Path, port: int
     return [*command(simulator, settings.args, elf), "-S", "-gdb", f"tcp:127.0.0.1:{port}"]
 
 
-_SIGINT_REPORT = f"terminating on signal {int(signal.SIGINT)}"
 
 
 def parse_settings(table: dict[str, Any], harts: int, timeout: float, where: str) -> base.Settings:
@@ -91,8 +89,9 @@ def judge(command: Sequence[str], status: int | None, output: str, seconds: floa
     if output.endswith("\n"):
         program += "\n"
     args = (command, status, output, program, seconds)
-    if any(_SIGINT_REPORT in ln for ln in qemu_errors):  # QEMU stops cleanly, status 0
-        return base.interrupted(command, -signal.SIGINT, output, seconds)
+    for number in base.STOPPING_SIGNALS:  # QEMU stops cleanly, status 0
+        if any(f"terminating on signal {int(number)}" in ln for ln in qemu_errors):
+            return base.interrupted(command, -number, output, seconds)
     if status is None:
         return base.finish(*args, base.TIMEOUT, None, f"no exit after {timeout:g} s")
     if status < 0:
