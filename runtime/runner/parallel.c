@@ -125,13 +125,15 @@ static iree_status_t issue_range(unsigned hart, uint32_t begin, uint32_t end) {
   const uint32_t count_x = d->workgroup_count_x, count_y = d->workgroup_count_y;
   const uint32_t per_z = count_x * count_y;
   iree_alignas(64) iree_hal_executable_workgroup_state_v0_t state = {
-      .workgroup_id_x = begin % count_x,
-      .workgroup_id_y = (begin % per_z) / count_x,
-      .workgroup_id_z = begin / per_z,
       .processor_id = hart,
       .local_memory = job.local_memory[hart].data,
       .local_memory_size = (size_t)job.local_memory[hart].data_length,
   };
+  if (begin) {  // a share of a dispatch (one of a single workgroup divides nothing)
+    state.workgroup_id_x = begin % count_x;
+    state.workgroup_id_y = (begin % per_z) / count_x;
+    state.workgroup_id_z = begin / per_z;
+  }
   for (uint32_t i = begin; i < end; ++i) {
     iree_status_t status =
         iree_hal_local_executable_issue_call(executable, ordinal, d, &state, hart);
