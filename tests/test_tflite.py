@@ -391,3 +391,14 @@ def test_mlperf_tiny_on_the_cluster(tree: Path, fetcher: Fetcher, name: str,
         require_input(fetcher, needed)
     out = scons(tree, "run", f"MODEL={name}", "BOARD=cluster4", "REPEAT=1").stdout
     assert f"PASS: {outputs} output elements match LiteRT" in out, out[-2000:]
+
+
+@pytest.mark.upstream
+def test_harts_auto_runs_a_network_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+    """HARTS=auto: a team of the board's four harts, each dispatch site choosing how many
+    to use (kws: hart 0 alone everywhere, its kernels bind whole buffers)."""
+    for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, needed)
+    out = scons(tree, "run", "MODEL=kws", "BOARD=cluster4", "HARTS=auto", "REPEAT=1").stdout
+    assert "PASS: 12 output elements match LiteRT" in out, out[-2000:]
+    assert "harts: 4; workgroups per dispatch: 1x1x1 25x1x1" in out, out[-2000:]

@@ -26,11 +26,10 @@ dispatch's inclusive cost (soft-float calls included).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from ireerv.formats.base import LayerInfo
 
@@ -48,7 +47,7 @@ def _shape_product(symbol: str) -> int:
     """The product of the first AxBx... shape in a dispatch's name: its MACs, for the
     contractions IREE names by their loop bounds; 0 when it names none."""
     found = _SHAPE.search(symbol)
-    return int(np.prod([int(d) for d in found.group(1).split("x")])) if found else 0
+    return math.prod(int(d) for d in found.group(1).split("x")) if found else 0
 
 
 def _shares(macs: int, symbols: list[str]) -> dict[str, int]:
