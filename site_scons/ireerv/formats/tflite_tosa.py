@@ -126,20 +126,13 @@ def _bias_value(ctx: _Ctx, op: Operator, data: np.ndarray | None, channels: int)
     return ctx.w.const(np.zeros(channels, np.float32))
 
 
-def _bias_data(ctx: _Ctx, op: Operator, channels: int) -> np.ndarray | None:
-    """A layer's bias as int32 numbers (zeros without one); None when not constant."""
+def _bias_data(ctx: _Ctx, op: Operator, channels: int, dtype: type = np.int32
+               ) -> np.ndarray | None:
+    """A layer's bias as numbers of `dtype` (zeros without one); None when not constant."""
     if len(op.inputs) < 3 or op.inputs[2] < 0:
-        return np.zeros(channels, np.int32)
+        return np.zeros(channels, dtype)
     data = ctx.t(op.inputs[2]).data
-    return None if data is None else data.astype(np.int32)
-
-
-def _float_bias(ctx: _Ctx, op: Operator, channels: int) -> np.ndarray | None:
-    """A float layer's bias (zeros without one); None when not constant."""
-    if len(op.inputs) < 3 or op.inputs[2] < 0:
-        return np.zeros(channels, np.float32)
-    data = ctx.t(op.inputs[2]).data
-    return None if data is None else data.astype(np.float32)
+    return None if data is None else data.astype(dtype)
 
 
 def _weights(ctx: _Ctx, op: Operator) -> np.ndarray:
@@ -175,17 +168,15 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
         zp_x = 0
     zx, zw = ctx.w.scalar(zp_x, elem), ctx.w.scalar(zp_w, elem)
     groups = tosa_layout.output_groups(weights) if kind == "conv2d" else 1
-    group_bias = bias_data if quant else _float_bias(ctx, op, channels)
+    group_bias = bias_data if quant else _bias_data(ctx, op, channels, np.float32)
     if groups > 1 and group_bias is not None:
-        if not quant:  # the sums of each output as they were; the activation after
-            y = tosa_layout.grouped_conv(ctx.w, (x, zx, zw), x_shape, weights, group_bias,
-                                         attrs, out_shape, groups, ("f32",) * 3)
-            return _activation(ctx, op, y, op.outputs[0], ttype(out_shape, acc))
-        return tosa_layout.grouped_conv(
-            ctx.w, (x, zx, zw), x_shape, weights, bias_data, attrs, out_shape, groups,
-            ("i8", "i32", "i8"),
-            lambda part, rows: _requantise(ctx, op, part, (*out_shape[:-1], len(rows)), rows,
-                                           bound))
+        # int8 groups requantise their own sums; float ones take the activation after.
+        y = tosa_layout.grouped_conv(
+            ctx.w, (x, zx, zw), x_shape, weights, group_bias, attrs, out_shape, groups,
+            (elem, acc, elem),
+            (lambda part, rows: _requantise(ctx, op, part, (*out_shape[:-1], len(rows)),
+                                            rows, bound)) if quant else None)
+        return y if quant else _activation(ctx, op, y, op.outputs[0], ttype(out_shape, acc))
     bias = _bias_value(ctx, op, bias_data, channels)
     types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
              ttype((1,), elem), ttype((1,), elem)]
