@@ -62,6 +62,10 @@ def test_runs_that_never_count_as_passed() -> None:
     limit = check.judge(RunResult(CYCLE_LIMIT, None, 1, OUTPUT, OUTPUT, 9.0,
                                   "cycle limit 100 reached"), EXPECTED)
     assert limit.problems == ["run cycle-limit: cycle limit 100 reached"]
+    cut = OUTPUT.replace("STATUS OK", "").rstrip() + "[90000050]\n"  # the limit mid-line
+    cut_short = check.judge(RunResult(CYCLE_LIMIT, None, 1, cut, cut, 9.0,
+                                      "cycle limit 100 reached"), EXPECTED)
+    assert not cut_short.passed and any("cut short" in p for p in cut_short.problems)
 
 
 def test_run_record_round_trip(tmp_path) -> None:

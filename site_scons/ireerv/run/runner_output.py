@@ -66,8 +66,10 @@ def parse_runner_output(text: str) -> RunnerOutput:
                 raise RunnerOutputError(f"output {index} out of order: {line!r}")
             dtype, is_hex = _output_dtype(kind, int(bits))
             shape = () if shape_text == "scalar" else tuple(int(d) for d in shape_text.split("x"))
-            items = values.split()
-            numbers = [int(v, 16) if is_hex else int(v) for v in items]
+            try:
+                numbers = [int(v, 16) if is_hex else int(v) for v in values.split()]
+            except ValueError:  # cut short (a cycle limit mid-line): no output, said plainly
+                raise RunnerOutputError(f"output {index} was cut short: {line[-60:]!r}") from None
             array = np.array(numbers, dtype=dtype)
             if kind == "f":
                 array = array.view(f"<f{int(bits) // 8}")
