@@ -27,10 +27,13 @@ from ireerv.image import (
 )
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
 from ireerv.inputs.fetch import FetchError
+from ireerv.paths import PROJECT_ROOT
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
 from ireerv.targets import Target
+from ireerv.tune import files as tune_files
+from ireerv.tune import spec
 from ireerv.util.scons import build_error, short_action, user_error, write_value
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
@@ -143,8 +146,9 @@ def _model_data(target, source, env):
 
 
 def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
-                harts: int | None = None, model_arg: str = "") -> Image:
-    """The image of `model`; `model_arg` is MODEL as the user gave it (default: its name)."""
+                harts: int | None = None, model_arg: str = "", tuning: str | None = None) -> Image:
+    """The image of `model`; `model_arg` is MODEL as the user gave it (default: its name);
+    `tuning` overrides TUNING."""
     benv = env.BoardEnv(board)
     try:
         harts, auto = layout.parse_harts(env.get("HARTS") if harts is None else harts, board)
@@ -157,17 +161,18 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     except ModelError as err:
         user_error(err)
     key = layout.image_key(env, board, model, size, runtime,
-                           layout.AUTO if auto else harts, model_arg)
+                           layout.AUTO if auto else harts, model_arg, tuning)
     idir = key.build_dir()
     libs: list = []
-    mlir = None
+    mlir = library = None
     if runtime == "none":
         objects = _plain_c_objects(benv, model, size, idir, harts)
     else:
         libs = env.IreeRuntime(board)
         benv["SOFTFLOAT_OBJECTS"] = env.SoftFloatObjects(benv)
         benv["HARTS_AUTO"] = auto
-        objects, mlir = _iree_objects(benv, model, size, idir, libs, harts)
+        library = _tuned_library(benv, key, idir, harts)
+        objects, mlir = _iree_objects(benv, model, size, idir, libs, harts, library)
         objects += libs
     # The soft-float objects define __addsf3 & co. before libgcc is searched.
     objects += env.SoftFloatObjects(benv)
@@ -177,20 +182,43 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     hex_file = benv.Hex(f"{idir}/image.hex", elf)[0]
     dis = benv.Disassembly(f"{idir}/image.dis", elf)[0]
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
-    flags = iree_compile.flags(board, harts, benv["PROFILE"]) if runtime == "iree" else []
+    flags = (iree_compile.flags(board, harts, benv["PROFILE"], library)
+             if runtime == "iree" else [])
     return Image(board, model, size, runtime, idir, benv, elf, map_file, hex_file, dis,
                  iree_flags=flags, runtime_libs=list(libs), harts=harts, key=key, mlir=mlir)
 
 
+def _tuned_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
+    """The board's library with the model's tuned configurations merged in (`scons tune`;
+    one hart: several harts take the board's own tiles for several harts)."""
+    board = benv["BOARD_SPEC"]
+    tuning = tune_files.used_by(key.model, board.name, harts, key.value("TUNING"))
+    if tuning is None or not board.iree.library:
+        return None
+    merged = benv.Command(f"{idir}/{tune_files.MERGED}",
+                          [str(PROJECT_ROOT / board.iree.library), str(tuning)],
+                          short_action(_merge_tiles))[0]
+    return Path(merged.abspath).relative_to(PROJECT_ROOT).as_posix()  # as the flag names it
+
+
+def _merge_tiles(target, source, env):
+    try:
+        text = spec.merge(Path(str(source[0])).read_text(), Path(str(source[1])).read_text())
+    except spec.SpecError as err:
+        build_error(f"{source[1]}: {err}")
+    Path(str(target[0])).write_text(text)
+
+
 def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
-                  harts: int) -> tuple[list, object]:
+                  harts: int, library: str | None) -> tuple[list, object]:
     """The image's objects from IREE, and the MLIR they are compiled from."""
     try:
         renv = _runtime_compile_env(benv)
     except FetchError as err:
         user_error(err)
-    if harts > 1:  # the board's tiles for several harts
-        renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts, benv["PROFILE"])
+    if harts > 1 or library:  # the board's tiles for several harts, or the tuned ones
+        renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts, benv["PROFILE"],
+                                                library)
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     step = formats.model_format(model.format).import_step
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)

@@ -24,6 +24,7 @@ from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
 from ireerv.release import digests, explain, release, sbom
 from ireerv.targets import Target
+from ireerv.tune import files as tune_files
 from ireerv.util.files import sha256_file
 
 DIST = PROJECT_ROOT / "dist"
@@ -90,13 +91,20 @@ def _write_release(target, source, env):
     model = image.model
     # What the user gave.
     source = model.given
+    given = {"name": model.name, "function": model.function, "size": image.size,
+             "runtime": image.runtime,
+             "mlir": str(source.relative_to(PROJECT_ROOT))
+             if source.is_relative_to(PROJECT_ROOT) else source.name,
+             "mlir-sha256": sha256_file(source)}
+    tuning = (tune_files.used_by(image.key.model, image.board.name, image.harts,
+                                 image.key.value("TUNING"))
+              if image.runtime == "iree" else None)
+    if tuning:  # the tuned kernel configurations the image was compiled with
+        given |= {"tuning": tuning.relative_to(PROJECT_ROOT).as_posix(),
+                  "tuning-sha256": sha256_file(tuning)}
     data = release.manifest(
         state=env["_RELEASE_STATE"],
-        model={"name": model.name, "function": model.function, "size": image.size,
-               "runtime": image.runtime,
-               "mlir": str(source.relative_to(PROJECT_ROOT))
-               if source.is_relative_to(PROJECT_ROOT) else source.name,
-               "mlir-sha256": sha256_file(source)},
+        model=given,
         board={"name": image.board.name,
                "board.toml-sha256": sha256_file(image.board.directory / "board.toml")},
         inputs={name: {**inp.pin(), "key": inp.key()} for name, inp in lock.inputs.items()},

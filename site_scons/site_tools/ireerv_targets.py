@@ -16,7 +16,7 @@ from ireerv.boards import Board
 
 TOOLS = ("ireerv_setup", "ireerv_image", "ireerv_run", "ireerv_size", "ireerv_profile",
          "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release", "ireerv_ide",
-         "ireerv_debug", "ireerv_layers")
+         "ireerv_debug", "ireerv_layers", "ireerv_tune")
 
 
 def _stop(err: Exception):

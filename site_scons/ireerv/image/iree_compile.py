@@ -38,10 +38,16 @@ class CompileError(Exception):
 NO_DEBUG_TABLES = "--iree-llvmcpu-debug-symbols=false"
 
 
-def flags(board: Board, harts: int = 1, profile: str = "release") -> list[str]:
-    """Every flag but the file names: the build's fixed ones, then the board's target."""
+def flags(board: Board, harts: int = 1, profile: str = "release",
+          library: str | None = None) -> list[str]:
+    """Every flag but the file names: the build's fixed ones, then the board's target;
+    `library` (project-relative) stands in for the board's transform library."""
     lean = [NO_DEBUG_TABLES] if profile == "release" and harts == 1 else []
-    return [*OUTPUT_FLAGS, *lean, *board.iree_compile_flags(harts)]
+    target = board.iree_compile_flags(harts)
+    if library:
+        target = [f"{LIBRARY_FLAG}={library}" if f.startswith(f"{LIBRARY_FLAG}=") else f
+                  for f in target]
+    return [*OUTPUT_FLAGS, *lean, *target]
 
 
 def library_files(flag_list: list[str]) -> list[Path]:

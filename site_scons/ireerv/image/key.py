@@ -48,6 +48,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SHAPES", DEFAULT_SHAPES, _named),
     Setting("PROFILE", "release", _named),
     Setting("REPEAT", "2", lambda v: f"-r{v}"),
+    # model: the model's tuning file for the board (`scons tune`), where it has one.
+    Setting("TUNING", "model", lambda v: "-untuned" if v == "none" else f"-{v}"),
 )
 DEFAULT_PLACEMENT = "default"
 # The reference release (`scons release` with every default): what the digests cover.

@@ -8,6 +8,7 @@ from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey, env_values
 from ireerv.paths import BUILD
+from ireerv.tune import files as tune_files
 
 
 def check_harts(board: Board, runtime: str, harts: int) -> None:
@@ -37,16 +38,19 @@ def specializes(model: Model, runtime: str, shapes: str) -> bool:
 
 
 def image_key(env, board: Board, model: Model, size: int | None, runtime: str, harts: int,
-              model_arg: str = "") -> ImageKey:
-    """The key of an image built in `env` (SHAPES counts only where it applies)."""
+              model_arg: str = "", tuning: str | None = None) -> ImageKey:
+    """The key of an image built in `env` (SHAPES and TUNING count only where they apply)."""
     shapes = env.get("SHAPES", DEFAULT_SHAPES)
     if runtime != "iree" or not model.is_dynamic:
         shapes = DEFAULT_SHAPES
+    tuning = tuning or env.get("TUNING", tune_files.TUNED)
+    if runtime != "iree" or tune_files.spec_path(model_arg or model.name, board.name) is None:
+        tuning = tune_files.TUNED
     return ImageKey.of(
         model=model_arg or model.name, variant=model.variant(size), board=board.name,
         placement=board.placement_name, size=model.resolve_size(size),
         default_size=model.resolve_size(None),
-        values=env_values(env, RUNTIME=runtime, HARTS=harts, SHAPES=shapes))
+        values=env_values(env, RUNTIME=runtime, HARTS=harts, SHAPES=shapes, TUNING=tuning))
 
 
 def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:

@@ -1,0 +1,1 @@
+"""`scons tune`: each dispatch's kernel configuration found by measuring it."""

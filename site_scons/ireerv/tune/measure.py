@@ -1,0 +1,105 @@
+"""One measurement of a tune: build the model with one tuning file and profile a call.
+
+A round runs in a workspace, a private copy of the project, so rounds run side by side
+and never touch the user's own build.  Each round is an ordinary `scons profile` there
+(REPEAT=1: the one call is the one measured); the kernel's cycles per dispatch come
+from its profile.  A round that fails (the compiler rejects a configuration, the run
+exceeds its cycle limit, or the outputs differ from the reference) says so in its
+result; the tune decides what that means for the candidates in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ireerv.tune import space
+
+ROUND_TIMEOUT = 1800  # seconds: a build and a traced run of one network
+# Where the profile went: made now, or retrieved from the build cache (the same bytes).
+_PROFILE_LINE = re.compile(r"^(?:profile: |Retrieved `)(\S+/profile\.json)(?:, |' from cache)",
+                           re.M)
+SCONS = [sys.executable, "-c", "import SCons.Script; SCons.Script.main()"]
+
+
+@dataclass(frozen=True)
+class Round:
+    """One build and run: the model with `spec` as its tuning file ("": untuned)."""
+
+    name: str
+    model: str
+    board: str
+    spec: str
+    maxcycles: int | None = None
+
+    def digest(self, context: str) -> str:
+        """What identifies its result: the spec and everything else it was built from."""
+        text = "\0".join([self.model, self.board, self.spec, str(self.maxcycles), context])
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class Result:
+    passed: bool
+    cycles: dict[str, int] = field(default_factory=dict)  # dispatch key -> cycles
+    total: int = 0  # the call's cycles
+    detail: str = ""  # why it failed: shown, never recorded (it names this machine)
+
+    def as_json(self) -> dict[str, object]:
+        return {"passed": self.passed, "cycles": self.cycles, "total": self.total}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Result:
+        return cls(bool(data["passed"]), {str(k): int(v) for k, v in data["cycles"].items()},
+                   int(data["total"]))
+
+
+def kernel_cycles(profile: dict) -> Result:
+    """Cycles per distinct dispatch in a profile's last phase (the measured call)."""
+    phase = profile["phases"][-1]
+    cycles: dict[str, int] = {}
+    for function in phase["functions"]:
+        dispatch = space.parse_symbol(function["name"])
+        if dispatch is not None and function["component"] == "kernel":
+            cycles[dispatch.key] = cycles.get(dispatch.key, 0) + int(function["inclusive"])
+    return Result(True, dict(sorted(cycles.items())), int(phase["total"]))
+
+
+def _failure(out: str) -> str:
+    lines = [line for line in out.splitlines() if line.strip()]
+    wanted = [line for line in lines if "***" in line or "error" in line.lower()]
+    return "\n".join((wanted or lines)[-3:])
+
+
+class Workspace:
+    """A private copy of the project at `tree`, built with a shared build cache."""
+
+    def __init__(self, tree: Path, build_cache: Path | None) -> None:
+        self.tree, self.build_cache = tree, build_cache
+
+    def run(self, rnd: Round) -> Result:
+        spec_file = self.tree / "models" / rnd.model / "tuning" / f"{rnd.board}.mlir"
+        if rnd.spec:
+            spec_file.parent.mkdir(parents=True, exist_ok=True)
+            if not spec_file.is_file() or spec_file.read_text() != rnd.spec:
+                spec_file.write_text(rnd.spec)
+        else:
+            spec_file.unlink(missing_ok=True)
+        args = ["profile", f"MODEL={rnd.model}", f"BOARD={rnd.board}", "REPEAT=1",
+                *([f"MAXCYCLES={rnd.maxcycles}"] if rnd.maxcycles else []),
+                *([f"BUILD_CACHE={self.build_cache}"] if self.build_cache else [])]
+        try:
+            proc = subprocess.run([*SCONS, *args], cwd=self.tree, capture_output=True,
+                                  text=True, timeout=ROUND_TIMEOUT, env=dict(os.environ))
+        except subprocess.TimeoutExpired:
+            return Result(False, detail=f"no result within {ROUND_TIMEOUT} s")
+        found = _PROFILE_LINE.search(proc.stdout)
+        if proc.returncode != 0 or not found:
+            return Result(False, detail=_failure(proc.stdout + "\n" + proc.stderr))
+        return kernel_cycles(json.loads((self.tree / found[1]).read_text()))

@@ -1,0 +1,138 @@
+"""Where a tune's rounds run: on this machine's cores, or on a Dask cluster.
+
+Either way a runner takes rounds and yields each with its result as it completes.  On
+this machine each worker owns a private copy of the project under the tune's folder;
+on a Dask cluster (TUNE_SCHEDULER=tcp://host:port) the project travels with the rounds
+as an archive and every worker builds from it with the same lock and build cache.  A
+worker that dies mid-round loses only that round: the scheduler runs it elsewhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import queue
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+from ireerv.release import release
+from ireerv.tune import remote
+from ireerv.tune.measure import Result, Round, Workspace
+
+CONNECT_TIMEOUT = "10s"
+
+
+class ScheduleError(Exception):
+    """The rounds cannot be run where they were asked to run."""
+
+
+def _fresh_tree(root: Path, tree: Path) -> None:
+    """`tree` as a copy of the project now, keeping its earlier build folder."""
+    kept = tree.with_name(tree.name + ".build")
+    if (tree / "build").is_dir():
+        shutil.rmtree(kept, ignore_errors=True)
+        (tree / "build").rename(kept)
+    shutil.rmtree(tree, ignore_errors=True)
+    release.fresh_checkout(root, tree, include_changes=True)
+    if kept.is_dir():
+        kept.rename(tree / "build")
+
+
+class LocalRunner:
+    """Rounds on this machine, `jobs` at a time, each worker in its own copy."""
+
+    def __init__(self, root: Path, folder: Path, jobs: int, build_cache: Path) -> None:
+        self.root, self.folder, self.jobs, self.build_cache = root, folder, jobs, build_cache
+        self._free: queue.Queue[Workspace] | None = None
+
+    def _workspaces(self) -> queue.Queue[Workspace]:
+        if self._free is None:
+            self._free = queue.Queue()
+            for i in range(self.jobs):
+                tree = self.folder / f"worker-{i}"
+                _fresh_tree(self.root, tree)
+                self._free.put(Workspace(tree, self.build_cache))
+        return self._free
+
+    def _one(self, rnd: Round) -> Result:
+        free = self._workspaces()
+        workspace = free.get()
+        try:
+            return workspace.run(rnd)
+        finally:
+            free.put(workspace)
+
+    def __call__(self, rounds: Sequence[Round]) -> Iterator[tuple[Round, Result]]:
+        self._workspaces()
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            futures = {pool.submit(self._one, rnd): rnd for rnd in rounds}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+
+
+def _git(root: Path, *args: str) -> bytes:
+    proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True)
+    if proc.returncode != 0:
+        raise ScheduleError(f"git {' '.join(args)}: {proc.stderr.decode().strip()}")
+    return proc.stdout
+
+
+def source_digest(root: Path, exclude: Path) -> str:
+    """What the project's rounds are built from: its commit and uncommitted changes, all
+    but `exclude` (the model's tuning folder, which a tune writes)."""
+    skip = f":(exclude){exclude.as_posix()}"
+    digest = hashlib.sha256(_git(root, "rev-parse", "HEAD"))
+    digest.update(_git(root, "diff", "HEAD", "--binary", "--", ".", skip))
+    for name in sorted(_git(root, "ls-files", "-o", "--exclude-standard", "--", ".",
+                            skip).decode().splitlines()):
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes())
+    return digest.hexdigest()
+
+
+def source_archive(root: Path) -> bytes:
+    """The project as a tar archive: its commit and uncommitted changes, as a clone sees it."""
+    with tempfile.TemporaryDirectory(prefix="ireerv-tune-") as tmp:
+        tree = Path(tmp) / "project"
+        release.fresh_checkout(root, tree, include_changes=True)
+        data = io.BytesIO()
+        with tarfile.open(fileobj=data, mode="w") as tar:
+            for path in sorted(tree.rglob("*")):
+                tar.add(path, arcname=path.relative_to(tree).as_posix(), recursive=False)
+        return data.getvalue()
+
+
+class DaskRunner:
+    """Rounds on the Dask cluster whose scheduler listens at `address`."""
+
+    def __init__(self, address: str, root: Path, build_cache: Path) -> None:
+        self.address, self.root, self.build_cache = address, root, build_cache
+
+    def __call__(self, rounds: Sequence[Round]) -> Iterator[tuple[Round, Result]]:
+        import cloudpickle
+        from distributed import Client
+        from distributed import as_completed as completed
+
+        archive = source_archive(self.root)
+        digest = hashlib.sha256(archive).hexdigest()
+        cloudpickle.register_pickle_by_value(remote)  # workers need not have the project
+        try:
+            client = Client(self.address, timeout=CONNECT_TIMEOUT)
+        except OSError as err:
+            raise ScheduleError(f"TUNE_SCHEDULER={self.address}: no scheduler answers "
+                                f"({err})") from None
+        with client:
+            data = client.scatter(archive, broadcast=True)
+            futures = {client.submit(remote.run_round, digest, data, dataclasses.asdict(rnd),
+                                     str(self.build_cache), pure=False): rnd
+                       for rnd in rounds}
+            for future in completed(futures):
+                out = future.result()
+                result = Result.from_json(out)
+                result.detail = out["detail"]
+                yield futures[future], result

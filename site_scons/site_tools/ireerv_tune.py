@@ -1,0 +1,82 @@
+"""scons tune: each dispatch's kernel configuration found by measuring candidates.
+
+`scons tune MODEL=<name> BOARD=<board> [BUDGET=n] [TUNE_SCHEDULER=tcp://host:port]`
+writes models/<name>/tuning/<board>.mlir, which later builds of the model on that board
+merge into the board's library, and <board>.json with every candidate and its cycles.
+The logic is in ireerv.tune; rounds and private copies of the project live under
+build/tune/<model>-<board>.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import SCons.Action
+
+from ireerv import targets
+from ireerv.paths import BUILD, PROJECT_ROOT
+from ireerv.release.release import ReleaseError
+from ireerv.targets import Target
+from ireerv.tune import files, record, schedule, spec, tuner
+from ireerv.util.scons import build_error
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _runner(env, work: Path, jobs: int, cache: Path) -> tuner.Runner:
+    if env["TUNE_SCHEDULER"]:
+        _say(f"tune: candidates run on the Dask cluster at {env['TUNE_SCHEDULER']}")
+        return schedule.DaskRunner(env["TUNE_SCHEDULER"], PROJECT_ROOT, cache)
+    _say(f"tune: candidates run here, {jobs} at a time (private copies in "
+         f"{work.relative_to(PROJECT_ROOT)})")
+    return schedule.LocalRunner(PROJECT_ROOT, work, jobs, cache)
+
+
+def _tune(target, source, env):
+    model, board, budget = env["MODEL"], env["BOARD"], int(env["BUDGET"])
+    folder = files.folder(model)
+    if folder is None:
+        build_error(f"tune: MODEL={model} is not a model in models/: a tune is kept in its "
+                    "model's folder (models/<name>/tuning)")
+    work = Path(env.Dir(f"{BUILD}/tune/{model}-{board}").abspath)
+    work.mkdir(parents=True, exist_ok=True)
+    # Without a team's build cache, one for every tune: the runtime is built once.
+    cache = (Path(env["BUILD_CACHE"]).resolve() if env["BUILD_CACHE"]
+             else work.parent / "build-cache")
+    cache.mkdir(parents=True, exist_ok=True)
+    jobs = os.cpu_count() or 1
+    try:
+        context = schedule.source_digest(PROJECT_ROOT, folder.relative_to(PROJECT_ROOT))
+        store = tuner.Store(work / "rounds.json", context)
+        outcome = tuner.tune(model, board, budget, _runner(env, work, jobs, cache), store,
+                             tuner.Progress(_say))
+    except (tuner.TuneError, schedule.ScheduleError, spec.SpecError, ReleaseError) as err:
+        build_error(f"tune: {err}")
+    written = record.write(folder, model, board, budget, outcome)
+    _say(record.summary(json.loads(written[-1].read_text())))
+    for path in written:
+        _say(f"tune: {path.relative_to(PROJECT_ROOT)}")
+    if not outcome.chosen:
+        _say("tune: no candidate beat the board's library; no tuning file is needed")
+
+
+def tune_target(env):
+    node = env.Alias("tune-session", [], SCons.Action.Action(_tune, None))
+    env.AlwaysBuild(node)
+    return node
+
+
+def generate(env) -> None:
+    targets.declare(env, Target(
+        "tune", "find each dispatch's kernel configuration by measuring candidates on the "
+        "board (MODEL, BOARD, BUDGET, TUNE_SCHEDULER); writes models/<m>/tuning/<board>.*",
+        "measure", lambda env, request: env.Tune()))
+    env.AddMethod(tune_target, "Tune")
+
+
+def exists(env) -> bool:
+    return True

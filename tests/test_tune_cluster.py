@@ -1,0 +1,59 @@
+"""scons tune for real: qmatmul64 on the cluster model (budget 2), the next build using its
+tuning file, and the same tune on a Dask cluster of two workers on 127.0.0.1 writing
+the same bytes."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import need_module, require_input
+from scons_helpers import scons
+
+from ireerv.inputs.fetch import Fetcher
+
+NEEDS_INPUTS = ("toolchain",)
+TUNE = ("tune", "MODEL=qmatmul64", "BOARD=cluster4", "BUDGET=2")
+
+
+@pytest.mark.upstream
+def test_a_tune_is_used_and_the_same_on_a_dask_cluster(tree: Path, fetcher: Fetcher,
+                                                       tmp_path: Path) -> None:
+    for needed in ("iree", "flatcc", "iree-compiler", "cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, needed)
+    cache = f"BUILD_CACHE={tmp_path / 'cache'}"
+    (tmp_path / "cache").mkdir()
+    folder = tree / "models/qmatmul64/tuning"
+    out = scons(tree, *TUNE, cache).stdout
+    assert "tune: models/qmatmul64/tuning/cluster4.json" in out, out
+    doc = json.loads((folder / "cluster4.json").read_text())
+    assert [len(row["candidates"]) for row in doc["dispatches"]] == [2]
+    assert doc["tuned"] <= doc["untuned"]
+    local = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    if (folder / "cluster4.mlir").is_file():  # a winner: later builds compile with it
+        run = scons(tree, "run", "MODEL=qmatmul64", "BOARD=cluster4", "REPEAT=1", cache).stdout
+        assert re.search(rf"calls {doc['tuned']:,}\n", run), run
+        assert "PASS" in run
+
+    need_module("distributed")
+    from distributed import LocalCluster
+
+    shutil.rmtree(folder)
+    (tree / "build/tune/qmatmul64-cluster4/rounds.json").unlink()  # measured again, there
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        out = scons(tree, *TUNE, cache, f"TUNE_SCHEDULER={cluster.scheduler_address}").stdout
+    assert "tune: candidates run on the Dask cluster at tcp://127.0.0.1:" in out, out
+    assert {p.name: p.read_bytes() for p in sorted(folder.iterdir())} == local
+
+
+def test_a_scheduler_that_does_not_answer_is_one_clear_error(tree: Path) -> None:
+    out = scons(tree, *TUNE, "TUNE_SCHEDULER=tcp://127.0.0.1:9", check=False)
+    assert out.returncode != 0
+    assert "TUNE_SCHEDULER=tcp://127.0.0.1:9: no scheduler answers" in out.stdout + out.stderr
+    assert "Traceback" not in out.stdout + out.stderr
+    bad = scons(tree, *TUNE, "TUNE_SCHEDULER=localhost", check=False)
+    assert "give a Dask scheduler's address, tcp://<host>:<port>" in bad.stdout + bad.stderr
