@@ -106,3 +106,19 @@ def test_the_shipped_plan_loads(tmp_path: Path) -> None:
         models.load_plan(bad)
     with pytest.raises(models.ModelsPlanError, match="not a models bench table"):
         models.markdown({"schema": "other"})
+
+
+def test_a_tuned_model_shows_its_untuned_build_beside_it() -> None:
+    kinds = {"kinds": [{"kind": "CONV_2D", "cost": 600, "macs": 100},
+                       {"kind": "SOFTMAX", "cost": 5, "macs": 0}]}
+    untuned = {"kinds": [{"kind": "CONV_2D", "cost": 700, "macs": 100}]}
+    tuned = models.Measured("kws", "keyword spotting", "cluster4", "default", "cycles",
+                            _run([1000, 900]), _size(60_000), layers={**LAYERS, **kinds},
+                            untuned=_run([1100, 1000]), untuned_layers=untuned)
+    table = models.table([tuned], REFERENCES)
+    row = table["rows"][0]
+    assert row["untuned"] == 1000 and row["inference"] == 900
+    assert row["tuning_kinds"] == [{"kind": "CONV_2D", "untuned": 700, "tuned": 600}]
+    text = models.markdown(table)
+    assert "| kws | cluster4 | 1,000 | 900 | 0.900 | CONV_2D 700 → 600 |" in text
+    assert "untuned" not in models.markdown(sample_table())  # only tuned models

@@ -22,6 +22,7 @@ from ireerv.formats import ModelError, load_model, model_format
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.profile import report as profile_report
 from ireerv.targets import Target
+from ireerv.tune import files as tune_files
 from ireerv.util.files import atomic_write
 from ireerv.util.scons import build_error, short_action, user_error
 
@@ -80,11 +81,11 @@ def _model_macs(name: str) -> int | None:
 def _write_models(target, source, env):
     measured = []
     for entry in env["MODELS_ENTRIES"]:
-        run, size, profile, layers = (_read(source[i]) if i is not None else None
-                                      for i in entry["sources"])
+        run, size, profile, layers, untuned, untuned_layers = (
+            _read(source[i]) if i is not None else None for i in entry["sources"])
         measured.append(models_bench.Measured(
             entry["model"], entry["task"], entry["board"], entry["placement"], entry["unit"],
-            run, size, profile, layers, _model_macs(entry["model"])))
+            run, size, profile, layers, _model_macs(entry["model"]), untuned, untuned_layers))
     data = models_bench.table(measured, env["MODELS_PLAN"].references)
     json_path, md_path, svg_path = (Path(str(t)) for t in target)
     atomic_write(json_path, json.dumps(data, indent=2) + "\n")
@@ -95,6 +96,12 @@ def _write_models(target, source, env):
     if failed:
         build_error(models_bench.ModelsPlanError(
             f"models bench: {len(failed)} of {len(data['rows'])} runs failed"))
+
+
+def _profiled(env, image) -> list:
+    """The image's profile and per-layer profile (JSON; None for a model without layers)."""
+    profile = env.Profile(image, always=False)
+    return [profile[0], next((n for n in profile if str(n).endswith("layers.json")), None)]
 
 
 def models_bench_target(env):
@@ -111,12 +118,18 @@ def models_bench_target(env):
             placed = choose_placement(board, "", model.placement)
             image = env.ModelImage(placed, model, None, "iree")
             picks = [env.RunResult(image, "bench-run.json", strict=False)[0],
-                     env.SizeReportFiles(image)[0]]
-            if profiled and board.name == plan.profile_board:
-                profile = env.Profile(image, always=False)
-                picks += [profile[0], *[n for n in profile if str(n).endswith("layers.json")]]
-            index = [len(sources) + i for i in range(len(picks))] + [None] * (4 - len(picks))
-            sources += picks
+                     env.SizeReportFiles(image)[0], None, None, None, None]
+            profiled_here = profiled and board.name == plan.profile_board
+            if profiled_here:
+                picks[2:4] = _profiled(env, image)
+            if tune_files.used_by(model.name, board.name, 1):  # tuned: untuned beside it
+                untuned = env.ModelImage(placed, model, None, "iree", tuning=tune_files.UNTUNED)
+                picks[4] = env.RunResult(untuned, "bench-run.json", strict=False)[0]
+                if profiled_here:
+                    picks[5] = _profiled(env, untuned)[1]
+            index = [None if p is None else len(sources) + sum(q is not None for q in picks[:i])
+                     for i, p in enumerate(picks)]
+            sources += [p for p in picks if p is not None]
             entries.append({"model": model.name, "task": task, "board": board.name,
                             "placement": placed.placement_name,
                             "unit": simulators.progress_unit(board.simulator),

@@ -103,6 +103,9 @@ class Measured:
     profile: Mapping[str, Any] | None = None
     layers: Mapping[str, Any] | None = None  # its per-layer profile (profile.layers)
     macs: int | None = None  # the model's multiply-accumulates per inference
+    # A tuned model (`scons tune`): its run and per-layer profile built with TUNING=none.
+    untuned: Mapping[str, Any] | None = None
+    untuned_layers: Mapping[str, Any] | None = None
 
 
 def _references(m: Measured, inference: int | None,
@@ -142,7 +145,21 @@ def row(m: Measured, references: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "costliest": _costliest(m.layers),
         "references": _references(m, inference, references),
         **_memory(m.run.get("memory") or {}),
+        **_tuning(m),
     }
+
+
+def _tuning(m: Measured) -> dict[str, Any]:
+    """A tuned model's untuned inference and, per layer kind, untuned and tuned cycles."""
+    if not m.untuned:
+        return {}
+    calls = m.untuned.get("call_cycles") or []
+    kinds = []
+    if m.layers and m.untuned_layers:
+        before = {k["kind"]: k["cost"] for k in m.untuned_layers["kinds"]}
+        kinds = [{"kind": k["kind"], "untuned": before.get(k["kind"]), "tuned": k["cost"]}
+                 for k in m.layers["kinds"] if k.get("macs")]
+    return {"untuned": calls[-1] if calls else None, "tuning_kinds": kinds}
 
 
 def _memory(memory: Mapping[str, Any]) -> dict[str, Any]:
@@ -221,11 +238,28 @@ def _layers_table(data: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _tuning_table(data: Mapping[str, Any]) -> list[str]:
+    """Tuned models against their untuned build, per network and per layer kind."""
+    rows = [r for r in data["rows"] if r.get("untuned")]
+    if not rows:
+        return []
+    out = ["## Tuned and untuned (`scons tune`)", "",
+           "| model | board | untuned | tuned | tuned / untuned | per layer kind, untuned → "
+           "tuned |", "|---|---|---:|---:|---:|---|"]
+    for r in rows:
+        kinds = "; ".join(f"{k['kind']} {_num(k['untuned'])} → {k['tuned']:,}"
+                          for k in r["tuning_kinds"]) or "—"
+        ratio = f"{r['inference'] / r['untuned']:.3f}" if r["inference"] else "—"
+        out.append(f"| {r['model']} | {r['board']} | {r['untuned']:,} | "
+                   f"{_num(r['inference'])} | {ratio} | {kinds} |")
+    return [*out, ""]
+
+
 def markdown(data: Mapping[str, Any]) -> str:
     check_schema(data)
     units = {r["board"]: r["unit"] for r in data["rows"]}
     out = ["# Bench: models", "", *_main_table(data), "", "## Layers and published figures",
-           "", *_layers_table(data), "",
+           "", *_layers_table(data), "", *_tuning_table(data),
            "- Per inference: the runner's later call ("
            + ", ".join(f"{unit} on {board}" for board, unit in units.items())
            + "), and per multiply-accumulate of the model. RAM: initialised data + bss (stack "
