@@ -188,3 +188,19 @@ def test_simulator_stops_at_cycle_limit(
     assert run.returncode != 0, out
     assert "[TB] max cycle limit reached (100000)" in out, out
     assert "CLUSTER EXIT SUCCESS" not in out
+
+
+@pytest.mark.upstream
+def test_an_image_deep_in_a_checkout_still_loads(simulator: Path, toolchain: Toolchain,
+                                                 tmp_path: Path) -> None:
+    """The testbench reads at most 128 characters of +firmware: the run names the image
+    from its own folder, so a checkout's depth never cuts the name short."""
+    from ireerv.simulators import verilator_cluster
+
+    deep = tmp_path / ("a-rather-long-folder-name-" * 6) / "build" / "cluster4" / "model"
+    deep.mkdir(parents=True)
+    hexfile = assemble(toolchain, deep, "ok", OK_FIRMWARE)
+    assert len(str(hexfile)) > verilator_cluster.MAX_FILE_NAME
+    result = verilator_cluster.run_cluster(simulator, hexfile, maxcycles=1_000_000, timeout=120)
+    assert result.passed, result.detail
+    assert "OK\n" in result.program_output

@@ -81,9 +81,11 @@ class RunResult:
 
 
 def stream(
-    command: Sequence[str], timeout: float, on_output: OutputCallback | None
+    command: Sequence[str], timeout: float, on_output: OutputCallback | None,
+    cwd: Path | None = None,
 ) -> tuple[int | None, str, float]:
-    """Run `command`, streaming its merged stdout/stderr; (status or None on timeout, text, s)."""
+    """Run `command` (in `cwd`), streaming its merged stdout/stderr; (status or None on
+    timeout, text, s)."""
     if timeout <= 0:
         raise SimulationError(f"timeout must be positive, not {timeout}")
     start = time.monotonic()
@@ -93,6 +95,7 @@ def stream(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
+            cwd=cwd,
             # In the caller's process group: Ctrl-C in the terminal stops it too.
         )
     except OSError as err:

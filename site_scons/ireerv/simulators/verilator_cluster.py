@@ -72,9 +72,27 @@ def identity(settings: base.Settings, fetcher: Any) -> str:
     return verilator_build.cluster_simulator_entry(fetcher, settings.extra["testbench"]).name
 
 
+# The testbench reads a file name plusarg into 1,024 bits: a longer name is cut short and
+# the image never loads.  The simulator runs in the image's folder and is given names
+# relative to it, whatever the depth of the checkout.
+MAX_FILE_NAME = 128
+
+
 def command(simulator: Path, hex_file: Path, maxcycles: int,
             plusargs: Sequence[str] = ()) -> list[str]:
     return [str(simulator), f"+firmware={hex_file}", f"+maxcycles={maxcycles}", *plusargs]
+
+
+def _relative(plusarg: str, cwd: Path) -> str:
+    """A +name=<absolute file> plusarg with the file named from `cwd`, checked for length."""
+    name, sep, value = plusarg.partition("=")
+    if not (sep and value.startswith("/")):
+        return plusarg
+    short = os.path.relpath(value, cwd)
+    if len(short.encode()) > MAX_FILE_NAME:
+        raise base.SimulationError(f"{name}: {short} is longer than the {MAX_FILE_NAME} "
+                                   "characters the testbench reads")
+    return f"{name}={short}"
 
 
 def judge(command: Sequence[str], status: int | None, output: str, seconds: float,
@@ -130,15 +148,16 @@ def run_cluster(simulator: Path, hex_file: Path, *, maxcycles: int, timeout: flo
         raise base.SimulationError(f"image {hex_file} does not exist")
     if maxcycles <= 0:
         raise base.SimulationError(f"maxcycles must be positive, not {maxcycles}")
-    # The testbench reads +firmware with $readmemh: give it an absolute path.
-    cmd = command(simulator.resolve(), hex_file.resolve(), maxcycles, plusargs)
+    folder = hex_file.resolve().parent
+    cmd = [_relative(arg, folder) for arg in command(simulator.resolve(), hex_file.resolve(),
+                                                       maxcycles, plusargs)]
     if on_progress is None:
-        status, output, seconds = base.stream(cmd, timeout, on_output)
+        status, output, seconds = base.stream(cmd, timeout, on_output, folder)
         return judge(cmd, status, output, seconds, timeout)
     lines = progress.TestbenchLines(on_output, on_progress)
     try:
         status, output, seconds = base.stream(
-            [*cmd, f"+progress={progress.PROGRESS_EVERY}"], timeout, lines)
+            [*cmd, f"+progress={progress.PROGRESS_EVERY}"], timeout, lines, folder)
     finally:
         lines.close()
     return judge(cmd, status, progress.strip_progress(output), seconds, timeout)
