@@ -50,10 +50,12 @@ def test_a_tune_is_used_and_the_same_on_a_dask_cluster(tree: Path, fetcher: Fetc
     assert {p.name: p.read_bytes() for p in sorted(folder.iterdir())} == local
 
 
-def test_a_scheduler_that_does_not_answer_is_one_clear_error(tree: Path) -> None:
+def test_bad_tune_requests_are_one_clear_error(tree: Path) -> None:
     out = scons(tree, *TUNE, "TUNE_SCHEDULER=tcp://127.0.0.1:9", check=False)
     assert out.returncode != 0
     assert "TUNE_SCHEDULER=tcp://127.0.0.1:9: no scheduler answers" in out.stdout + out.stderr
     assert "Traceback" not in out.stdout + out.stderr
     bad = scons(tree, *TUNE, "TUNE_SCHEDULER=localhost", check=False)
     assert "give a Dask scheduler's address, tcp://<host>:<port>" in bad.stdout + bad.stderr
+    path = scons(tree, "tune", "MODEL=models/qmatmul64", check=False)  # a folder path
+    assert path.returncode != 0 and "is not a model in models/" in path.stdout + path.stderr
