@@ -1,9 +1,10 @@
 // Parallel dispatch over the board's harts, bare metal: no OS, no threads
 // library, no atomics (CV32E40P has none).
 //
-// runner_harts_start() wakes harts 1 .. RUNNER_HARTS-1 once (bsp_wake_harts)
-// and installs the runtime's dispatch hook (patches/iree-parallel-dispatch-
-// hook.patch).  Each woken hart then loops: barrier (sleeping in wfi until
+// runner_harts_start() installs the runtime's dispatch hook (patches/iree-
+// parallel-dispatch-hook.patch); the first dispatch that shares its
+// workgroups wakes harts 1 .. RUNNER_HARTS-1, once (bsp_wake_harts).  Each
+// woken hart then loops: barrier (sleeping in wfi until
 // hart 0 has published a dispatch), its share of the workgroups, barrier.
 // Hart 0 does the same around its own share, so a dispatch costs two
 // barriers.  A dispatch of one workgroup runs on hart 0 alone, as before.
@@ -218,11 +219,30 @@ static iree_status_t run_alone(uint32_t begin, uint32_t end) {
   return status;
 }
 
+// The team is woken by the first dispatch that shares its workgroups, not at
+// start-up: start-up then costs what it does on one hart (waking took ~9,000
+// cycles on the cluster, most of them hart 0 waiting for the others to come
+// up), and a network whose dispatches all stay on hart 0 (HARTS=auto) never
+// wakes them.
+static bool team_woken;
+
+static iree_status_code_t wake_team(void) {
+  if (team_woken) return IREE_STATUS_OK;
+  if (bsp_wake_harts(worker, NULL, stacks, RUNNER_HART_STACK) < 0) {
+    return IREE_STATUS_UNAVAILABLE;
+  }
+  bsp_barrier_setup(RUNNER_HARTS);
+  __asm__ volatile("fence rw, rw" ::: "memory");
+  team_ready = 1;
+  team_woken = true;
+  return IREE_STATUS_OK;
+}
+
 // Workgroups job.base .. job.total shared by job.harts harts.
 static iree_status_code_t run_team(uint32_t local_length) {
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
   // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
-  iree_status_code_t code = IREE_STATUS_OK;
+  iree_status_code_t code = wake_team();
   for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
     job.local_memory[h] = iree_make_byte_span(NULL, local_length);
     if (local_length) {
@@ -336,13 +356,7 @@ static iree_status_t dispatch(
 }
 
 iree_status_t runner_harts_start(void) {
-  if (bsp_wake_harts(worker, NULL, stacks, RUNNER_HART_STACK) < 0) {
-    return iree_make_status(IREE_STATUS_UNAVAILABLE, "cannot wake the harts");
-  }
-  bsp_barrier_setup(RUNNER_HARTS);
-  __asm__ volatile("fence rw, rw" ::: "memory");
-  team_ready = 1;
-  iree_hal_local_executable_dispatch_hook = dispatch;
+  iree_hal_local_executable_dispatch_hook = dispatch;  // the team wakes on demand
   return iree_ok_status();
 }
 
