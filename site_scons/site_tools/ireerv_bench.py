@@ -19,10 +19,10 @@ from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import BoardError, choose_placement, load_board
 from ireerv.formats import ModelError, load_model, model_format
+from ireerv.image import tuning as image_tuning
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.profile import report as profile_report
 from ireerv.targets import Target
-from ireerv.tune import files as tune_files
 from ireerv.util.files import atomic_write
 from ireerv.util.scons import build_error, short_action, user_error
 
@@ -122,8 +122,8 @@ def models_bench_target(env):
             profiled_here = profiled and board.name == plan.profile_board
             if profiled_here:
                 picks[2:4] = _profiled(env, image)
-            if tune_files.used_by(model.name, board.name, 1):  # tuned: untuned beside it
-                untuned = env.ModelImage(placed, model, None, "iree", tuning=tune_files.UNTUNED)
+            if image_tuning.used_by(model.name, board.name, 1):  # tuned: untuned beside it
+                untuned = env.ModelImage(placed, model, None, "iree", tuning=image_tuning.UNTUNED)
                 picks[4] = env.RunResult(untuned, "bench-run.json", strict=False)[0]
                 if profiled_here:
                     picks[5] = _profiled(env, untuned)[1]

@@ -25,6 +25,7 @@ from ireerv.image import (
     rodata,
     runner_data,
 )
+from ireerv.image import tuning as image_tuning
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import PROJECT_ROOT
@@ -32,7 +33,6 @@ from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
 from ireerv.targets import Target
-from ireerv.tune import files as tune_files
 from ireerv.tune import spec
 from ireerv.util.scons import build_error, short_action, user_error, write_value
 
@@ -192,10 +192,10 @@ def _tuned_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
     """The board's library with the model's tuned configurations merged in (`scons tune`;
     one hart: several harts take the board's own tiles for several harts)."""
     board = benv["BOARD_SPEC"]
-    tuning = tune_files.used_by(key.model, board.name, harts, key.value("TUNING"))
+    tuning = image_tuning.used_by(key.model, board.name, harts, key.value("TUNING"))
     if tuning is None or not board.iree.library:
         return None
-    merged = benv.Command(f"{idir}/{tune_files.MERGED}",
+    merged = benv.Command(f"{idir}/{image_tuning.MERGED}",
                           [str(PROJECT_ROOT / board.iree.library), str(tuning)],
                           short_action(_merge_tiles))[0]
     return Path(merged.abspath).relative_to(PROJECT_ROOT).as_posix()  # as the flag names it

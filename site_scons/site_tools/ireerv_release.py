@@ -20,11 +20,11 @@ import SCons.Errors
 
 from ireerv import targets
 from ireerv.image import iree_build
+from ireerv.image import tuning as image_tuning
 from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
 from ireerv.release import digests, explain, release, sbom
 from ireerv.targets import Target
-from ireerv.tune import files as tune_files
 from ireerv.util.files import sha256_file
 
 DIST = PROJECT_ROOT / "dist"
@@ -96,7 +96,7 @@ def _write_release(target, source, env):
              "mlir": str(source.relative_to(PROJECT_ROOT))
              if source.is_relative_to(PROJECT_ROOT) else source.name,
              "mlir-sha256": sha256_file(source)}
-    tuning = (tune_files.used_by(image.key.model, image.board.name, image.harts,
+    tuning = (image_tuning.used_by(image.key.model, image.board.name, image.harts,
                                  image.key.value("TUNING"))
               if image.runtime == "iree" else None)
     if tuning:  # the tuned kernel configurations the image was compiled with

@@ -16,10 +16,11 @@ from pathlib import Path
 import SCons.Action
 
 from ireerv import targets
+from ireerv.image import tuning as image_tuning
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.release.release import ReleaseError
 from ireerv.targets import Target
-from ireerv.tune import files, record, schedule, spec, tuner
+from ireerv.tune import record, schedule, spec, tuner
 from ireerv.util.scons import build_error
 
 
@@ -38,7 +39,7 @@ def _runner(env, work: Path, jobs: int, cache: Path) -> tuner.Runner:
 
 def _tune(target, source, env):
     model, board, budget = env["MODEL"], env["BOARD"], int(env["BUDGET"])
-    folder = files.folder(model)
+    folder = image_tuning.folder(model)
     if folder is None:
         build_error(f"tune: MODEL={model} is not a model in models/: a tune is kept in its "
                     "model's folder (models/<name>/tuning)")

@@ -6,9 +6,9 @@ import hashlib
 
 from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
+from ireerv.image import tuning as image_tuning
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey, env_values
 from ireerv.paths import BUILD
-from ireerv.tune import files as tune_files
 
 
 def check_harts(board: Board, runtime: str, harts: int) -> None:
@@ -43,9 +43,9 @@ def image_key(env, board: Board, model: Model, size: int | None, runtime: str, h
     shapes = env.get("SHAPES", DEFAULT_SHAPES)
     if runtime != "iree" or not model.is_dynamic:
         shapes = DEFAULT_SHAPES
-    tuning = tuning or env.get("TUNING", tune_files.TUNED)
-    if runtime != "iree" or tune_files.spec_path(model_arg or model.name, board.name) is None:
-        tuning = tune_files.TUNED
+    tuning = tuning or env.get("TUNING", image_tuning.TUNED)
+    if runtime != "iree" or image_tuning.spec_path(model_arg or model.name, board.name) is None:
+        tuning = image_tuning.TUNED
     return ImageKey.of(
         model=model_arg or model.name, variant=model.variant(size), board=board.name,
         placement=board.placement_name, size=model.resolve_size(size),

@@ -1,4 +1,4 @@
-"""Where a model's tuning lives: `models/<name>/tuning/<board>.mlir` and `.json`."""
+"""Which tuning an image compiles with: `models/<name>/tuning/<board>.mlir` (`scons tune`)."""
 
 from __future__ import annotations
 
