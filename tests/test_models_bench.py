@@ -109,16 +109,22 @@ def test_the_shipped_plan_loads(tmp_path: Path) -> None:
 
 
 def test_a_tuned_model_shows_its_untuned_build_beside_it() -> None:
-    kinds = {"kinds": [{"kind": "CONV_2D", "cost": 600, "macs": 100},
-                       {"kind": "SOFTMAX", "cost": 5, "macs": 0}]}
-    untuned = {"kinds": [{"kind": "CONV_2D", "cost": 700, "macs": 100}]}
+    record = {"dispatches": [
+        {"dispatch": "conv_2d_nhwc_hwcf_1x25x5x64x1x2x32_i8xi8xi32", "untuned": 600,
+         "tuned": 500},
+        {"dispatch": "conv_2d_nhwc_hwcf_1x1x1x12x1x1x64_i8xi8xi32", "untuned": 100,
+         "tuned": 100},
+        {"dispatch": "depthwise_conv_2d_nhwc_hwc_1x25x5x64x3x3_i8xi8xi32", "untuned": 200,
+         "tuned": 190}]}
     tuned = models.Measured("kws", "keyword spotting", "cluster4", "default", "cycles",
-                            _run([1000, 900]), _size(60_000), layers={**LAYERS, **kinds},
-                            untuned=_run([1100, 1000]), untuned_layers=untuned)
+                            _run([1000, 900]), _size(60_000), untuned=_run([1100, 1000]),
+                            tuning=record)
     table = models.table([tuned], REFERENCES)
     row = table["rows"][0]
     assert row["untuned"] == 1000 and row["inference"] == 900
-    assert row["tuning_kinds"] == [{"kind": "CONV_2D", "untuned": 700, "tuned": 600}]
+    assert row["tuning_kinds"] == [{"kind": "convolution", "untuned": 700, "tuned": 600},
+                                   {"kind": "depthwise", "untuned": 200, "tuned": 190}]
     text = models.markdown(table)
-    assert "| kws | cluster4 | 1,000 | 900 | 0.900 | CONV_2D 700 → 600 |" in text
+    assert ("| kws | cluster4 | 1,000 | 900 | 0.900 | convolution 700 → 600; "
+            "depthwise 200 → 190 |") in text
     assert "untuned" not in models.markdown(sample_table())  # only tuned models

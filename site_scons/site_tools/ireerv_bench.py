@@ -81,11 +81,11 @@ def _model_macs(name: str) -> int | None:
 def _write_models(target, source, env):
     measured = []
     for entry in env["MODELS_ENTRIES"]:
-        run, size, profile, layers, untuned, untuned_layers = (
+        run, size, profile, layers, untuned, tuning = (
             _read(source[i]) if i is not None else None for i in entry["sources"])
         measured.append(models_bench.Measured(
             entry["model"], entry["task"], entry["board"], entry["placement"], entry["unit"],
-            run, size, profile, layers, _model_macs(entry["model"]), untuned, untuned_layers))
+            run, size, profile, layers, _model_macs(entry["model"]), untuned, tuning))
     data = models_bench.table(measured, env["MODELS_PLAN"].references)
     json_path, md_path, svg_path = (Path(str(t)) for t in target)
     atomic_write(json_path, json.dumps(data, indent=2) + "\n")
@@ -119,14 +119,12 @@ def models_bench_target(env):
             image = env.ModelImage(placed, model, None, "iree")
             picks = [env.RunResult(image, "bench-run.json", strict=False)[0],
                      env.SizeReportFiles(image)[0], None, None, None, None]
-            profiled_here = profiled and board.name == plan.profile_board
-            if profiled_here:
+            if profiled and board.name == plan.profile_board:
                 picks[2:4] = _profiled(env, image)
             if image_tuning.used_by(model.name, board.name, 1):  # tuned: untuned beside it
                 untuned = env.ModelImage(placed, model, None, "iree", tuning=image_tuning.UNTUNED)
                 picks[4] = env.RunResult(untuned, "bench-run.json", strict=False)[0]
-                if profiled_here:
-                    picks[5] = _profiled(env, untuned)[1]
+                picks[5] = env.File(str(image_tuning.record_path(model.name, board.name)))
             index = [None if p is None else len(sources) + sum(q is not None for q in picks[:i])
                      for i, p in enumerate(picks)]
             sources += [p for p in picks if p is not None]

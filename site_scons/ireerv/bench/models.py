@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ireerv.profile.layers import first_part, lead
+from ireerv.tune import space
 
 SCHEMA = "ireerv-models-bench/3"  # 2: memory peaks; 3: MACs, layers, references
 PLAN_FILE = Path(__file__).with_name("models.toml")
@@ -103,9 +104,9 @@ class Measured:
     profile: Mapping[str, Any] | None = None
     layers: Mapping[str, Any] | None = None  # its per-layer profile (profile.layers)
     macs: int | None = None  # the model's multiply-accumulates per inference
-    # A tuned model (`scons tune`): its run and per-layer profile built with TUNING=none.
+    # A tuned model (`scons tune`): its run built with TUNING=none, and the tune's record.
     untuned: Mapping[str, Any] | None = None
-    untuned_layers: Mapping[str, Any] | None = None
+    tuning: Mapping[str, Any] | None = None
 
 
 def _references(m: Measured, inference: int | None,
@@ -150,16 +151,19 @@ def row(m: Measured, references: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def _tuning(m: Measured) -> dict[str, Any]:
-    """A tuned model's untuned inference and, per layer kind, untuned and tuned cycles."""
+    """A tuned model's untuned inference and, per layer kind, the kernel's untuned and tuned
+    cycles from the tune's record (each dispatch timed on its own on the board)."""
     if not m.untuned:
         return {}
     calls = m.untuned.get("call_cycles") or []
-    kinds = []
-    if m.layers and m.untuned_layers:
-        before = {k["kind"]: k["cost"] for k in m.untuned_layers["kinds"]}
-        kinds = [{"kind": k["kind"], "untuned": before.get(k["kind"]), "tuned": k["cost"]}
-                 for k in m.layers["kinds"] if k.get("macs")]
-    return {"untuned": calls[-1] if calls else None, "tuning_kinds": kinds}
+    kinds: dict[str, dict[str, Any]] = {}
+    for row in (m.tuning or {}).get("dispatches", []):
+        dispatch = space.parse_key(row["dispatch"])
+        kind = space.KINDS[dispatch.op] if dispatch else "other"
+        sums = kinds.setdefault(kind, {"kind": kind, "untuned": 0, "tuned": 0})
+        sums["untuned"] += row["untuned"]
+        sums["tuned"] += row["tuned"]
+    return {"untuned": calls[-1] if calls else None, "tuning_kinds": list(kinds.values())}
 
 
 def _memory(memory: Mapping[str, Any]) -> dict[str, Any]:
@@ -244,15 +248,17 @@ def _tuning_table(data: Mapping[str, Any]) -> list[str]:
     if not rows:
         return []
     out = ["## Tuned and untuned (`scons tune`)", "",
-           "| model | board | untuned | tuned | tuned / untuned | per layer kind, untuned → "
-           "tuned |", "|---|---|---:|---:|---:|---|"]
+           "| model | board | untuned | tuned | tuned / untuned | kernel per layer kind, "
+           "untuned → tuned |", "|---|---|---:|---:|---:|---|"]
     for r in rows:
         kinds = "; ".join(f"{k['kind']} {_num(k['untuned'])} → {k['tuned']:,}"
                           for k in r["tuning_kinds"]) or "—"
         ratio = f"{r['inference'] / r['untuned']:.3f}" if r["inference"] else "—"
         out.append(f"| {r['model']} | {r['board']} | {r['untuned']:,} | "
                    f"{_num(r['inference'])} | {ratio} | {kinds} |")
-    return [*out, ""]
+    return [*out, "", "Untuned: the same network built with `TUNING=none`, run in this bench. "
+            "Kernel per layer kind: its dispatches' cycles in one call, each timed on its own, "
+            "from the tune's record (`models/<m>/tuning/<board>.json`).", ""]
 
 
 def markdown(data: Mapping[str, Any]) -> str:

@@ -23,6 +23,9 @@ OPS = {
     "matmul": (3, "linalg.matmul"),  # m, n, k
     "matmul_like": (3, "linalg.generic"),
 }
+# The layer kind each op computes, as tables name it.
+KINDS = {"conv_2d_nhwc_hwcf": "convolution", "depthwise_conv_2d_nhwc_hwc": "depthwise",
+         "matmul": "matmul", "matmul_like": "matmul"}
 _SYMBOL = re.compile(r"_dispatch_\d+_(?P<op>[a-z0-9_]+?)_(?P<dims>\d+(?:x\d+)+)"
                      r"(?:_(?P<types>[a-z0-9]+(?:x[a-z0-9]+)*))?$")
 # What a step may keep in registers (31 less pointers, counters and scratch): its sums,
