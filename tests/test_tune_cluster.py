@@ -5,8 +5,10 @@ the same bytes."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,9 @@ from conftest import need_module, require_input
 from scons_helpers import scons
 
 from ireerv.inputs.fetch import Fetcher
+from ireerv.paths import PROJECT_ROOT
+from ireerv.tune import schedule
+from ireerv.tune.measure import Round
 
 NEEDS_INPUTS = ("toolchain",)
 TUNE = ("tune", "MODEL=qmatmul64", "BOARD=cluster4", "BUDGET=2")
@@ -59,3 +64,29 @@ def test_bad_tune_requests_are_one_clear_error(tree: Path) -> None:
     assert "give a Dask scheduler's address, tcp://<host>:<port>" in bad.stdout + bad.stderr
     path = scons(tree, "tune", "MODEL=models/qmatmul64", check=False)  # a folder path
     assert path.returncode != 0 and "is not a model in models/" in path.stdout + path.stderr
+
+
+def _dies_once(digest: str, archive: bytes, round_data: dict, build_cache: str) -> dict:
+    """A round that kills its worker process the first time any worker runs one."""
+    marker = Path(build_cache) / "died"
+    if not marker.exists():
+        marker.write_text("")
+        os._exit(1)
+    return {"passed": True, "cycles": {}, "total": len(round_data["spec"]), "detail": ""}
+
+
+def test_a_worker_that_dies_loses_only_its_round(tmp_path: Path) -> None:
+    need_module("distributed")
+    import cloudpickle
+    from distributed import LocalCluster
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers lack tests/
+    rounds = [Round(f"round {n}", "m", "b", "x" * n) for n in range(1, 5)]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        runner = schedule.DaskRunner(cluster.scheduler_address, PROJECT_ROOT, tmp_path,
+                                     _dies_once)
+        results = dict(runner(rounds))
+    assert (tmp_path / "died").exists()  # a worker died mid-round ...
+    assert sorted(r.total for r in results.values()) == [1, 2, 3, 4]  # ... and every round ran
+    assert all(r.passed for r in results.values())

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
@@ -110,8 +110,10 @@ def source_archive(root: Path) -> bytes:
 class DaskRunner:
     """Rounds on the Dask cluster whose scheduler listens at `address`."""
 
-    def __init__(self, address: str, root: Path, build_cache: Path) -> None:
+    def __init__(self, address: str, root: Path, build_cache: Path,
+                 run_round: Callable[..., dict] = remote.run_round) -> None:
         self.address, self.root, self.build_cache = address, root, build_cache
+        self.run_round = run_round  # what a worker runs (remote.run_round: build, measure)
 
     def __call__(self, rounds: Sequence[Round]) -> Iterator[tuple[Round, Result]]:
         import cloudpickle
@@ -128,11 +130,20 @@ class DaskRunner:
                                 f"({err})") from None
         with client:
             data = client.scatter(archive, broadcast=True)
-            futures = {client.submit(remote.run_round, digest, data, dataclasses.asdict(rnd),
+            futures = {client.submit(self.run_round, digest, data, dataclasses.asdict(rnd),
                                      str(self.build_cache), pure=False): rnd
                        for rnd in rounds}
             for future in completed(futures):
-                out = future.result()
-                result = Result.from_json(out)
-                result.detail = out["detail"]
-                yield futures[future], result
+                yield futures[future], _result(future)
+
+
+def _result(future) -> Result:
+    """A round's result; a round the cluster could not run (its workers kept dying, say)
+    is a failed round, said plainly."""
+    try:
+        out = future.result()
+    except Exception as err:  # noqa: BLE001 - any worker-side error fails that round alone
+        return Result(False, detail=f"the Dask cluster could not run it: {err}")
+    result = Result.from_json(out)
+    result.detail = out["detail"]
+    return result
