@@ -56,6 +56,7 @@ def test_a_tune_is_used_and_the_same_on_a_dask_cluster(tree: Path, fetcher: Fetc
 
 
 def test_bad_tune_requests_are_one_clear_error(tree: Path) -> None:
+    (tree / "build/tune/qmatmul64-cluster4/rounds.json").unlink(missing_ok=True)  # measure
     out = scons(tree, *TUNE, "TUNE_SCHEDULER=tcp://127.0.0.1:9", check=False)
     assert out.returncode != 0
     assert "TUNE_SCHEDULER=tcp://127.0.0.1:9: no scheduler answers" in out.stdout + out.stderr

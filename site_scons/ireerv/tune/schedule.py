@@ -69,6 +69,8 @@ class LocalRunner:
             free.put(workspace)
 
     def __call__(self, rounds: Sequence[Round]) -> Iterator[tuple[Round, Result]]:
+        if not rounds:  # all measured before: no copies made
+            return
         self._workspaces()
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
             futures = {pool.submit(self._one, rnd): rnd for rnd in rounds}
@@ -120,6 +122,8 @@ class DaskRunner:
         from distributed import Client
         from distributed import as_completed as completed
 
+        if not rounds:  # all measured before: the cluster is not needed
+            return
         archive = source_archive(self.root)
         digest = hashlib.sha256(archive).hexdigest()
         cloudpickle.register_pickle_by_value(remote)  # workers need not have the project
