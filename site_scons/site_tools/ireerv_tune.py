@@ -9,7 +9,6 @@ build/tune/<model>-<board>.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -58,7 +57,7 @@ def _tune(target, source, env):
     except (tuner.TuneError, schedule.ScheduleError, spec.SpecError, ReleaseError) as err:
         build_error(f"tune: {err}")
     written = record.write(folder, model, board, budget, outcome)
-    _say(record.summary(json.loads(written[-1].read_text())))
+    _say(record.summary(record.document(model, board, budget, outcome)))
     for path in written:
         _say(f"tune: {path.relative_to(PROJECT_ROOT)}")
     if not outcome.chosen:

@@ -102,8 +102,10 @@ class IreeTarget:
     # The one for images whose dispatches several harts share (HARTS > 1).
     harts_library: str | None = None
 
-    def flags(self, harts: int = 1) -> list[str]:
-        library = self.harts_library if harts > 1 and self.harts_library else self.library
+    def flags(self, harts: int = 1, library: str | None = None) -> list[str]:
+        """`library` (project-relative) stands in for the board's transform library."""
+        if library is None:
+            library = self.harts_library if harts > 1 and self.harts_library else self.library
         return [
             f"--iree-llvmcpu-target-triple={self.triple}",
             f"--iree-llvmcpu-target-cpu={self.cpu}",
@@ -175,13 +177,13 @@ class Board:
         return [f"-march={self.link_march}", f"-mabi={self.mabi}", "-nostartfiles",
                 "-Wl,--orphan-handling=error"]
 
-    def iree_compile_flags(self, harts: int = 1) -> list[str]:
+    def iree_compile_flags(self, harts: int = 1, library: str | None = None) -> list[str]:
         # Staged constants: one resource per constant (small ones share up to
         # STAGED_RESOURCE bytes), so a dispatch's binding is the weights it reads; packed
         # into one, every binding would span all of them and nothing could be staged.
         staged = ([f"--iree-stream-resource-max-allocation-size={STAGED_RESOURCE}"]
                   if self.placement.constants else [])
-        return [*self.iree.flags(harts), *staged]
+        return [*self.iree.flags(harts, library), *staged]
 
     def bsp_sources(self) -> list[Path]:
         """Start-up code, C library glue and the board's drivers."""

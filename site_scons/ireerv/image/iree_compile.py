@@ -43,11 +43,7 @@ def flags(board: Board, harts: int = 1, profile: str = "release",
     """Every flag but the file names: the build's fixed ones, then the board's target;
     `library` (project-relative) stands in for the board's transform library."""
     lean = [NO_DEBUG_TABLES] if profile == "release" and harts == 1 else []
-    target = board.iree_compile_flags(harts)
-    if library:
-        target = [f"{LIBRARY_FLAG}={library}" if f.startswith(f"{LIBRARY_FLAG}=") else f
-                  for f in target]
-    return [*OUTPUT_FLAGS, *lean, *target]
+    return [*OUTPUT_FLAGS, *lean, *board.iree_compile_flags(harts, library)]
 
 
 def library_files(flag_list: list[str]) -> list[Path]:
