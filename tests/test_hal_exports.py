@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import require_input
 
 from ireerv.image import hal_exports
 
@@ -44,3 +45,28 @@ def test_a_required_import_the_module_lacks_is_an_error() -> None:
 def test_a_program_without_an_import_table_is_an_error() -> None:
     with pytest.raises(hal_exports.HalExportsError, match="no import table"):
         hal_exports.imports("int x;")
+
+
+def test_device_keeps_only_the_operation_groups_its_program_reaches() -> None:
+    defines = {"IREE_WAIT_UNTIL_FN(deadline_ns)": "true", "ONE_SHOT": "1"}
+    text = hal_exports.device_header(hal_exports.imports(HEADER), defines)
+    assert text.splitlines()[1:] == [
+        "#define IREE_WAIT_UNTIL_FN(deadline_ns) true",
+        "#define ONE_SHOT 1",
+        "#define IREE_HAL_SYNC_DEVICE_FILES 0",
+        "#define IREE_HAL_SYNC_DEVICE_QUEUE_TRANSFERS 0",
+    ]
+    reads = hal_exports.device_header({"device.queue.read": False, "device.queue.fill": True}, {})
+    assert "IREE_HAL_SYNC_DEVICE_FILES 1" in reads
+    assert "IREE_HAL_SYNC_DEVICE_QUEUE_TRANSFERS 1" in reads
+
+
+
+@pytest.mark.upstream
+def test_every_device_group_names_functions_the_pinned_hal_module_exports(fetcher) -> None:
+    """An export renamed upstream would otherwise leave a reachable group out unnoticed."""
+    src = require_input(fetcher, "iree")
+    exports_inl = (src / "runtime/src" / hal_exports.INCLUDE_PATH).read_text()
+    names = {f for functions in hal_exports.DEVICE_FEATURES.values() for f in functions}
+    kept = hal_exports.filtered(exports_inl, dict.fromkeys(names, True))  # raises if one is missing
+    assert kept.count("EXPORT_FN") == len(names)

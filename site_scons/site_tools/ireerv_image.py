@@ -15,7 +15,6 @@ from ireerv import formats, targets
 from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
-    hal_exports,
     hart_local,
     hart_slices,
     iree_build,
@@ -254,35 +253,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         obj = oenv.Object(f"{idir}/{name}.o", src)
         renv.Depends(obj, [runtime_libs, module_h, kernel_h, blob, *extra])
         objects += obj
-    objects += _hal_module(renv, idir, module_h, runtime_libs)
+    objects += renv.TrimmedHalObjects(idir, module_h, runtime_libs)
     return [*objects, kernel_o], mlir
-
-
-def _hal_module(renv, idir: str, module_h, runtime_libs) -> list:
-    """IREE's HAL module with only the functions the program imports (image/hal_exports.py):
-    linked before the runtime library, it stands in for the library's copy."""
-    src = renv.GetFetcher().path("iree")
-    folder = f"{idir}/hal_exports"
-    inl = renv.Command(f"{folder}/{hal_exports.INCLUDE_PATH}",
-                       [module_h, str(src / "runtime/src" / hal_exports.INCLUDE_PATH)],
-                       short_action(_write_hal_exports))
-    renv.Depends(inl, hal_exports.__file__)
-    henv = renv.Clone()
-    henv.Prepend(CPPPATH=[folder])  # -I: searched before the IREE tree's -isystem
-    # As the runtime builds it (runtime/config.toml [target] cflags, IREE's warnings).
-    henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function"])
-    obj = henv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
-    henv.Depends(obj, [inl, runtime_libs])
-    return obj
-
-
-def _write_hal_exports(target, source, env):
-    try:
-        wanted = hal_exports.imports(Path(str(source[0])).read_text())
-        text = hal_exports.filtered(Path(str(source[1])).read_text(), wanted)
-    except hal_exports.HalExportsError as err:
-        build_error(err)
-    Path(str(target[0])).write_text(text)
 
 
 def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
@@ -361,6 +333,7 @@ def generate(env) -> None:
     env.Tool("ireerv_board")  # each board's cross environment and BSP
     env.Tool("ireerv_softfloat")
     env.Tool("ireerv_runtime")  # IREE's bare-metal runtime for each board's flags
+    env.Tool("ireerv_trimmed_hal")  # its HAL module and device, per image
     targets.declare(
         env,
         Target("image", "build the ELF image of MODEL for BOARD, with .hex, .map and .dis "

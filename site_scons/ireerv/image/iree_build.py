@@ -96,6 +96,22 @@ def app_defines(profile: str, config: Mapping[str, Any] | None = None) -> list[s
     return [f"{name}={value}" for name, value in merged.items()]
 
 
+def runtime_only_defines(config: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """The defines the runtime's own sources are built with and application code is not."""
+    config = config or load_config()
+    return dict(config["target"].get("runtime_defines", {}))
+
+
+def hot_cflags(profile: str, source: str, config: Mapping[str, Any] | None = None) -> list[str]:
+    """The extra flags the profile's [hot] table gives `source` (relative to runtime/src/iree)."""
+    config = config or load_config()
+    try:
+        cflags, sources = hot_sources.hot_table(_profile(config, profile), str(CONFIG_FILE))
+    except hot_sources.HotSourcesError as error:
+        raise IreeBuildError(str(error)) from error
+    return list(cflags) if source in sources else []
+
+
 def target_c_flags(iree_src: Path, build_dir: Path, toolchain: Toolchain, cflags: Sequence[str],
                    profile: str, config: Mapping[str, Any] | None = None) -> list[str]:
     """Every runtime compile flag except the profile's optimisation flags."""

@@ -3,7 +3,8 @@
 Object names come from the image build: the kernel and the control program
 are the files iree-compile's outputs compile to, the BSP lives under
 build/<board>/bsp/, and the runner (with its parallel dispatcher) and model
-data are the application; hal_module.o is IREE's HAL module, built per image.
+data are the application; hal_module.o and sync_device.o are IREE's HAL
+module and device, built per image.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ def rules() -> list[ComponentRule]:
         # IREE's HAL module compiled per image with the program's imports alone
         # (image/hal_exports.py); the runtime library's copy is not linked.
         ComponentRule("HAL module", path=("*/hal_module.o",)),
+        # The local-sync device, compiled per image without the operations its
+        # program cannot reach (the same module).
+        ComponentRule("HAL device", path=("*/sync_device.o",)),
         # The SOFTFLOAT routines built here (RVfplib, fmaf); libgcc's have their own rule.
         ComponentRule("soft-float", path=(f"*/{SOFT_FLOAT_DIR}/*",)),
     ]

@@ -1,0 +1,66 @@
+"""The parts of IREE's runtime each image compiles again with only what its program uses.
+
+Adds env.TrimmedHalObjects(image_dir, module_h, runtime_libs) -> the objects of
+IREE's HAL module (only the functions the program imports) and of the
+local-sync device (only the groups of operations those functions reach), both
+from the pinned IREE tree (image/hal_exports.py).  Linked before the runtime
+library, they stand in for its copies.  Needs the ireerv_setup tool.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ireerv.image import hal_exports, iree_build
+from ireerv.util.scons import build_error, short_action
+
+
+def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs) -> list:
+    src = renv.GetFetcher().path("iree")
+    folder = f"{idir}/hal_exports"
+    inl = renv.Command(f"{folder}/{hal_exports.INCLUDE_PATH}",
+                       [module_h, str(src / "runtime/src" / hal_exports.INCLUDE_PATH)],
+                       short_action(_write_hal_exports))
+    features = renv.Command(f"{folder}/{hal_exports.DEVICE_HEADER}", module_h,
+                            short_action(_write_device_header),
+                            RUNTIME_DEFINES=iree_build.runtime_only_defines())
+    renv.Depends([inl, features], hal_exports.__file__)
+    renv.Depends(features, str(iree_build.CONFIG_FILE))  # the runtime's own defines
+    henv = renv.Clone()
+    henv.Prepend(CPPPATH=[folder])  # -I: searched before the IREE tree's -isystem
+    # As the runtime builds it (runtime/config.toml [target] cflags, IREE's warnings).
+    henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function"])
+    module = henv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
+    henv.Depends(module, [inl, runtime_libs])
+    denv = henv.Clone()
+    denv.Append(CCFLAGS=[*iree_build.hot_cflags(renv["PROFILE"], hal_exports.DEVICE_HOT_NAME),
+                         "-include", features[0].path])
+    device = denv.Object(f"{idir}/sync_device.o", str(src / hal_exports.DEVICE_SOURCE))
+    denv.Depends(device, [features, runtime_libs])
+    return [*module, *device]
+
+
+def _write_hal_exports(target, source, env):
+    try:
+        wanted = hal_exports.imports(Path(str(source[0])).read_text())
+        text = hal_exports.filtered(Path(str(source[1])).read_text(), wanted)
+    except hal_exports.HalExportsError as err:
+        build_error(err)
+    Path(str(target[0])).write_text(text)
+
+
+def _write_device_header(target, source, env):
+    try:
+        wanted = hal_exports.imports(Path(str(source[0])).read_text())
+    except hal_exports.HalExportsError as err:
+        build_error(err)
+    Path(str(target[0])).write_text(hal_exports.device_header(wanted, env["RUNTIME_DEFINES"]))
+
+
+def generate(env) -> None:
+    env.Tool("ireerv_setup")  # the fetcher
+    env.AddMethod(trimmed_hal_objects, "TrimmedHalObjects")
+
+
+def exists(env) -> bool:
+    return True
