@@ -58,6 +58,7 @@ def generate(env) -> None:
     caches = [env["CACHE_DIR"], *([env["SHARED_CACHE"]] if env.get("SHARED_CACHE") else [])]
     prefix_maps = [*(f"-ffile-prefix-map={c}=/cache" for c in caches),
                    f"-ffile-prefix-map={PROJECT_ROOT}=."]
+    env["PREFIX_MAPS"] = prefix_maps  # link-time compiles (LTO) need them too
     as_maps = [f"-Wa,--debug-prefix-map={m.split('=', 1)[1]}" for m in prefix_maps]
     # $( $): the maps stay out of the command's signature, so a clone elsewhere
     # (a team's BUILD_CACHE) computes the same signatures and retrieves the objects.

@@ -28,6 +28,7 @@ from ireerv.image import tuning as image_tuning
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import PROJECT_ROOT
+from ireerv.size import lto_map
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
@@ -76,6 +77,9 @@ def _runtime_compile_env(benv):
         renv.Append(CCFLAGS=["-isystem", str(inc)])
     renv.Append(CPPDEFINES=runtime.defines)
     renv.Append(CCFLAGS=["-Os" if benv["PROFILE"] == "release" else "-Og"])
+    lto_cflags = iree_build.lto_flags(benv["PROFILE"])[0]
+    if lto_cflags:  # seeded by the object's path: the same LTO names on every build
+        renv.Append(CCFLAGS=[*lto_cflags, "-frandom-seed=$TARGET"])
     return renv
 
 
@@ -91,6 +95,9 @@ def _control_program_env(renv, benv):
     if benv["PROFILE"] != "release":
         return renv
     cenv = renv.Clone()
+    if benv["BOARD_SPEC"].placement.constants:  # nor at link time (LTO)
+        lto_cflags = iree_build.lto_flags(benv["PROFILE"])[0]
+        cenv["CCFLAGS"] = [f for f in cenv["CCFLAGS"] if f not in lto_cflags]
     cenv.Append(CCFLAGS=["-O1" if benv["BOARD_SPEC"].placement.constants else "-O2"])
     return cenv
 
@@ -175,9 +182,13 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
         objects += libs
     # The soft-float objects define __addsf3 & co. before libgcc is searched.
     objects += env.SoftFloatObjects(benv)
+    lto_link = _lto_link_flags(benv) if runtime == "iree" else []
     elf, map_file = benv.Program(f"{idir}/image.elf", [*objects, *benv["BSP_OBJECTS"]],
-                                 LIBS=benv.get("IMAGE_LIBS", []))[:2]
+                                 LIBS=benv.get("IMAGE_LIBS", []),
+                                 LINKFLAGS=[*benv["LINKFLAGS"], *lto_link])[:2]
     benv.Depends([elf, map_file], benv["LINKER_SCRIPT"])
+    if lto_link:
+        benv.AddPostAction(elf, benv.Action(_fix_lto_map, None))
     hex_file = benv.Hex(f"{idir}/image.hex", elf)[0]
     dis = benv.Disassembly(f"{idir}/image.dis", elf)[0]
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
@@ -305,6 +316,25 @@ def _plain_c_objects(benv, model: Model, size: int | None, idir: str, harts: int
     obj = cenv.Object(f"{idir}/plain.o", str(source))
     cenv.Depends(obj, header)
     return obj
+
+
+def _lto_link_flags(benv) -> list[str]:
+    """The link flags of an LTO link: GCC compiles there, so it needs what the compiles had
+    (sections per function for the map, debug info, the path maps in $( $))."""
+    lto_link = iree_build.lto_flags(benv["PROFILE"])[1]
+    if not lto_link:
+        return []
+    return [*lto_link, "-ffunction-sections", "-fdata-sections", "-g",
+            "$(", *benv["PREFIX_MAPS"], "$)"]
+
+
+def _fix_lto_map(target, source, env):
+    """The LTO link's map: reproducible names, each section credited to its object."""
+    try:
+        readelf = lto_map.readelf_runner(str(env["TOOLCHAIN"].tool("readelf")))
+        lto_map.fix_map(Path(str(target[1])), readelf)
+    except lto_map.LtoMapError as err:
+        build_error(err)
 
 
 def _print_summary(target, source, env):

@@ -102,6 +102,14 @@ def runtime_only_defines(config: Mapping[str, Any] | None = None) -> dict[str, s
     return dict(config["target"].get("runtime_defines", {}))
 
 
+def lto_flags(profile: str, config: Mapping[str, Any] | None = None
+              ) -> tuple[list[str], list[str]]:
+    """(compile flags, link flags) of the profile's link-time optimisation; empty without."""
+    config = config or load_config()
+    lto = _profile(config, profile).get("lto", {})
+    return list(lto.get("cflags", [])), list(lto.get("link_flags", []))
+
+
 def hot_cflags(profile: str, source: str, config: Mapping[str, Any] | None = None) -> list[str]:
     """The extra flags the profile's [hot] table gives `source` (relative to runtime/src/iree)."""
     config = config or load_config()
@@ -267,7 +275,8 @@ def build_runtime(iree_src: Path, build_dir: Path, toolchain: Toolchain, host_bi
     c_flags = target_c_flags(iree_src, build_dir, toolchain, cflags, profile, config)
     toolchain_text = toolchain_file_text(toolchain, c_flags)
     build_type = settings["build_type"]
-    opt_flags = " ".join(shlex.quote(f) for f in settings.get("cflags", []))
+    opt_flags = " ".join(shlex.quote(f) for f in [*settings.get("cflags", []),
+                                                   *lto_flags(profile, config)[0]])
     try:
         hot = hot_sources.cmake_text(iree_src, *hot_sources.hot_table(settings, str(CONFIG_FILE)))
     except hot_sources.HotSourcesError as error:

@@ -28,7 +28,7 @@ from ireerv.inputs.toolchain import Toolchain
 from ireerv.util.buildlog import BuildError, run_logged, start_log
 
 # Raise when the steps below change in a way the option lists do not show.
-RECIPE_VERSION = 2  # 2: assembler sources' debug info without build paths
+RECIPE_VERSION = 3  # 2: assembler sources' debug info without build paths; 3: LTO
 TARGET = "riscv64-unknown-elf"
 PREFIX = "/usr"
 PICOLIBC_DIR = f"lib/picolibc/{TARGET}"  # the Debian package's layout
@@ -88,7 +88,7 @@ def gcc_options(spec: SourceSpec) -> list[str]:
         "--with-newlib", "--without-headers", "--disable-shared", "--disable-threads",
         "--disable-nls", "--disable-libssp", "--disable-libquadmath", "--disable-libgomp",
         "--disable-libatomic", "--disable-libstdcxx", "--disable-decimal-float",
-        "--disable-lto", "--disable-gcov",  # not used by the build; shorter GCC build
+        "--disable-gcov",  # not used by the build; shorter GCC build (LTO is: release images)
         "--with-system-zlib", "--with-pkgversion=ireerv source toolchain",
     ]  # fmt: skip
 

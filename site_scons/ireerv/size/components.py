@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ireerv.paths import PROJECT_ROOT
+from ireerv.size import lto_map
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReport
 from ireerv.size.rules import ComponentRule, default_rules
@@ -36,6 +37,8 @@ def rules() -> list[ComponentRule]:
         # The local-sync device, compiled per image without the operations its
         # program cannot reach (the same module).
         ComponentRule("HAL device", path=("*/sync_device.o",)),
+        # What link-time optimisation made of code several inputs define (size/lto_map.py).
+        ComponentRule("LTO, several origins", path=(lto_map.PARTITION,)),
         # The SOFTFLOAT routines built here (RVfplib, fmaf); libgcc's have their own rule.
         ComponentRule("soft-float", path=(f"*/{SOFT_FLOAT_DIR}/*",)),
     ]
