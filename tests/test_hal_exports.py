@@ -70,3 +70,34 @@ def test_every_device_group_names_functions_the_pinned_hal_module_exports(fetche
     names = {f for functions in hal_exports.DEVICE_FEATURES.values() for f in functions}
     kept = hal_exports.filtered(exports_inl, dict.fromkeys(names, True))  # raises if one is missing
     assert kept.count("EXPORT_FN") == len(names)
+    # The hash tells all of the pinned module's names apart: each image gets a table.
+    assert "IREE_HAL_MODULE_EXPORT_TABLE_SEED" in hal_exports.table_header(exports_inl)
+
+
+def test_export_table_gives_every_name_its_own_slot() -> None:
+    names = ["buffer.assert", "buffer_view.create", "command_buffer.copy_buffer",
+             "command_buffer.fill_buffer", "fence.await", "fence.create"]
+    seed, slots = hal_exports.export_table(names)
+    assert len(slots) & (len(slots) - 1) == 0
+    assert sorted(v for v in slots if v) == [1, 2, 3, 4, 5, 6]
+    for ordinal, name in enumerate(names):
+        assert slots[hal_exports.name_hash(seed, name) & (len(slots) - 1)] == ordinal + 1
+    header = hal_exports.table_header(EXPORTS)
+    assert f"iree_hal_module_export_table_[{8}]" in header
+    assert "IREE_HAL_MODULE_EXPORT_TABLE_SEED" in header
+
+
+def test_names_no_seed_separates_get_no_table() -> None:
+    assert hal_exports.export_table(["same", "same"]) is None
+    twice = EXPORTS + 'EXPORT_FN("fence.create", iree_hal_module_fence_create, rI, r)\n'
+    assert "IREE_HAL_MODULE_EXPORT_TABLE_SEED" not in hal_exports.table_header(twice)
+
+
+def test_name_hash_reads_length_and_six_bytes() -> None:
+    """The C side (patches/iree-native-module-export-table.patch) computes the same."""
+    assert hal_exports.name_hash(0, "ab") == hal_exports.name_hash(0, "xy")  # length only
+    value = hal_exports.name_hash(0, "abc")
+    expected = ((2166136261 ^ 3) * 16777619) & 0xFFFFFFFF
+    for byte in b"abbabc":
+        expected = ((expected ^ byte) * 16777619) & 0xFFFFFFFF
+    assert value == expected ^ (expected >> 16)

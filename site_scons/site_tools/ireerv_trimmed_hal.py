@@ -1,7 +1,8 @@
 """The parts of IREE's runtime each image compiles again with only what its program uses.
 
 Adds env.TrimmedHalObjects(image_dir, module_h, runtime_libs) -> the objects of
-IREE's HAL module (only the functions the program imports) and of the
+IREE's HAL module (only the functions the program imports, with a hash
+table over their names) and of the
 local-sync device (only the groups of operations those functions reach), both
 from the pinned IREE tree (image/hal_exports.py).  Linked before the runtime
 library, they stand in for its copies.  Needs the ireerv_setup tool.
@@ -24,14 +25,18 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs) -> list:
     features = renv.Command(f"{folder}/{hal_exports.DEVICE_HEADER}", module_h,
                             short_action(_write_device_header),
                             RUNTIME_DEFINES=iree_build.runtime_only_defines())
-    renv.Depends([inl, features], hal_exports.__file__)
+    table = renv.Command(f"{folder}/{hal_exports.TABLE_HEADER}", inl,
+                         short_action(_write_table_header))
+    renv.Depends([inl, features, table], hal_exports.__file__)
     renv.Depends(features, str(iree_build.CONFIG_FILE))  # the runtime's own defines
     henv = renv.Clone()
     henv.Prepend(CPPPATH=[folder])  # -I: searched before the IREE tree's -isystem
     # As the runtime builds it (runtime/config.toml [target] cflags, IREE's warnings).
     henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function"])
-    module = henv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
-    henv.Depends(module, [inl, runtime_libs])
+    menv = henv.Clone()
+    menv.Append(CCFLAGS=["-include", table[0].path])
+    module = menv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
+    menv.Depends(module, [inl, table, runtime_libs])
     denv = henv.Clone()
     denv.Append(CCFLAGS=[*iree_build.hot_cflags(renv["PROFILE"], hal_exports.DEVICE_HOT_NAME),
                          "-include", features[0].path])
@@ -44,6 +49,14 @@ def _write_hal_exports(target, source, env):
     try:
         wanted = hal_exports.imports(Path(str(source[0])).read_text())
         text = hal_exports.filtered(Path(str(source[1])).read_text(), wanted)
+    except hal_exports.HalExportsError as err:
+        build_error(err)
+    Path(str(target[0])).write_text(text)
+
+
+def _write_table_header(target, source, env):
+    try:
+        text = hal_exports.table_header(Path(str(source[0])).read_text())
     except hal_exports.HalExportsError as err:
         build_error(err)
     Path(str(target[0])).write_text(text)

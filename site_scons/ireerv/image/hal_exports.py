@@ -17,6 +17,11 @@ emulated queue transfers only through a few of the HAL module's functions.
 A header forced into that compile leaves out the groups its program does not
 import.
 
+Imports are resolved by name at start-up.  With the export list known here, the
+module is also given a hash table over it
+(patches/iree-native-module-export-table.patch): one comparison per import
+instead of a binary search.
+
 The import table comes from the vm-c program (model_module.h).  A function the
 program imports that the module does not export is a build error: the runtime
 would fail at start-up anyway.  The kept lines stay in the file's order, which
@@ -38,6 +43,8 @@ PREFIX = "hal."  # the module's name, as the program's imports carry it
 DEVICE_SOURCE = "runtime/src/iree/hal/drivers/local_sync/sync_device.c"  # in the IREE tree
 DEVICE_HOT_NAME = "hal/drivers/local_sync/sync_device.c"  # as runtime/config.toml's [hot] names it
 DEVICE_HEADER = "sync_device_features.h"
+TABLE_HEADER = "hal_export_table.h"  # forced into the module's compile
+_FNV_BASIS, _FNV_PRIME = 2166136261, 16777619  # FNV-1a's, as the runtime's hash uses them
 # Groups of the device's operations, each reached only through these HAL module functions.
 DEVICE_FEATURES = {
     "IREE_HAL_SYNC_DEVICE_FILES": ("device.queue.read", "device.queue.write",
@@ -92,3 +99,53 @@ def device_header(wanted: Mapping[str, bool], runtime_defines: Mapping[str, str]
              *(f"#define {name} {int(any(f in wanted for f in functions))}"
                for name, functions in DEVICE_FEATURES.items())]
     return "\n".join(lines) + "\n"
+
+
+def name_hash(seed: int, name: str) -> int:
+    """The hash iree_vm_native_module_name_hash computes: the name's length and six of its
+    bytes (the first, at 1/2 and 5/8 of its length, the last three), FNV-1a style."""
+    data = name.encode()
+    size = len(data)
+    value = (((_FNV_BASIS ^ seed) ^ size) * _FNV_PRIME) & 0xFFFFFFFF
+    if size >= 3:
+        for byte in (data[0], data[size // 2], data[size * 5 // 8], *data[-3:]):
+            value = ((value ^ byte) * _FNV_PRIME) & 0xFFFFFFFF
+    return value ^ (value >> 16)
+
+
+def export_table(names: list[str]) -> tuple[int, list[int]] | None:
+    """(seed, slots) of a table in which each name has a slot of its own: slot
+    name_hash(seed, name) & (len(slots) - 1) holds its ordinal + 1, the rest 0.  None
+    when no seed separates the names (the module then searches them, as upstream)."""
+    if len(names) > 254:
+        return None  # ordinals are bytes
+    smallest = 1
+    while smallest < 2 * max(len(names), 1):
+        smallest *= 2
+    for size in (smallest, 2 * smallest, 4 * smallest):  # the smallest some seed separates
+        for seed in range(1 << 12):
+            slots = [0] * size
+            for ordinal, name in enumerate(names):
+                slot = name_hash(seed, name) & (size - 1)
+                if slots[slot]:
+                    break
+                slots[slot] = ordinal + 1
+            else:
+                return seed, slots
+    return None
+
+
+def table_header(exports_inl: str) -> str:
+    """The HAL module's export table for the functions of a (filtered) exports.inl; no
+    table when none separates their names."""
+    names = [m.group(1) for line in exports_inl.splitlines() if (m := _EXPORT.match(line))]
+    text = "// Generated: the HAL module's exports by name hash (one comparison per lookup).\n"
+    table = export_table(names)
+    if table is None:
+        return text + "// (none: no seed separates these names; the module searches them)\n"
+    seed, slots = table
+    rows = [", ".join(str(v) for v in slots[i:i + 16]) for i in range(0, len(slots), 16)]
+    return (text + "#include <stdint.h>\n"
+            f"#define IREE_HAL_MODULE_EXPORT_TABLE_SEED {seed}u\n"
+            f"static const uint8_t iree_hal_module_export_table_[{len(slots)}] = {{\n"
+            + "".join(f"    {row},\n" for row in rows) + "};\n")
