@@ -241,39 +241,36 @@ static iree_status_t create_device(iree_allocator_t host_allocator,
 
 // The VM is driven directly (no iree/runtime instance or session): those pull
 // in the HAL driver registry and, through it, flag parsing with static
-// constructors that section garbage collection cannot drop.
+// constructors that section garbage collection cannot drop.  The function is
+// called as the control program calls the HAL module: arguments and results
+// laid out as its calling convention says (buffer views only, so references),
+// on a VM stack in static storage.  iree_vm_invoke would convert variant lists
+// to and from that layout and parse the convention on every call (and link
+// 4 KiB of list and invocation code).
 typedef struct runner_state_t {
   iree_allocator_t host_allocator;
   iree_vm_instance_t* instance;
   iree_hal_device_t* device;
   iree_vm_context_t* context;
   iree_vm_function_t function;
-  iree_vm_list_t* inputs;
-  iree_vm_list_t* outputs;
-  void* input_storage;
-  void* output_storage;
+  iree_host_size_t result_count;
+  iree_vm_ref_t* inputs;     // runner_model.input_count buffer views
+  iree_vm_ref_t* arguments;  // a call's own references to them
+  iree_vm_ref_t* results;    // result_count: the last call's
 } runner_state_t;
 
-// A list of exactly `capacity` variants in storage of its own size:
-// iree_vm_list_create would round the capacity up to 64 and clear 1.5 KiB
-// twice per list (once in realloc, once in the list) at every start-up.  The
-// lists never grow: the inputs are pushed once, the outputs are the
-// function's results (capacity from its signature).
-static iree_status_t list_create(runner_state_t* state,
-                                 iree_host_size_t capacity, void** out_storage,
-                                 iree_vm_list_t** out_list) {
-  const iree_vm_type_def_t type = iree_vm_make_undefined_type_def();
-  const iree_host_size_t size = iree_vm_list_storage_size(&type, capacity);
-  IREE_RETURN_IF_ERROR(iree_allocator_malloc_uninitialized(
-      state->host_allocator, size, out_storage));
-  return iree_vm_list_initialize(iree_make_byte_span(*out_storage, size),
-                                 &type, capacity, out_list);
-}
-
-static void list_release(runner_state_t* state, iree_vm_list_t* list,
-                         void* storage) {
-  if (list) iree_vm_list_deinitialize(list);
-  iree_allocator_free(state->host_allocator, storage);
+// The number of values of a calling-convention fragment that holds only
+// references ("rr"); anything else is not a function of buffer views.
+static iree_status_t count_references(iree_string_view_t fragment,
+                                      iree_host_size_t* out_count) {
+  for (iree_host_size_t i = 0; i < fragment.size; ++i) {
+    if (fragment.data[i] != 'r') {
+      return iree_make_status(IREE_STATUS_UNIMPLEMENTED,
+                              "the runner passes and takes buffer views only");
+    }
+  }
+  *out_count = fragment.size;
+  return iree_ok_status();
 }
 
 static iree_status_t start(runner_state_t* state) {
@@ -310,10 +307,20 @@ static iree_status_t start(runner_state_t* state) {
   iree_string_view_t arguments, results;
   IREE_RETURN_IF_ERROR(iree_vm_function_call_get_cconv_fragments(
       &signature, &arguments, &results));
-  IREE_RETURN_IF_ERROR(list_create(state, runner_model.input_count,
-                                   &state->input_storage, &state->inputs));
-  return list_create(state, results.size, &state->output_storage,
-                     &state->outputs);
+  iree_host_size_t argument_count = 0;
+  IREE_RETURN_IF_ERROR(count_references(arguments, &argument_count));
+  IREE_RETURN_IF_ERROR(count_references(results, &state->result_count));
+  if (argument_count != runner_model.input_count) {
+    return iree_make_status(IREE_STATUS_INVALID_ARGUMENT,
+                            "the function takes another number of inputs");
+  }
+  const iree_host_size_t refs = 2 * argument_count + state->result_count;
+  IREE_RETURN_IF_ERROR(iree_allocator_malloc(
+      state->host_allocator, refs * sizeof(iree_vm_ref_t),
+      (void**)&state->inputs));
+  state->arguments = state->inputs + argument_count;
+  state->results = state->arguments + argument_count;
+  return iree_ok_status();
 }
 
 // Set by the build for images whose board placement stages constants (they
@@ -371,62 +378,60 @@ static iree_status_t push_inputs(runner_state_t* state) {
       return filled;
     }
 #endif
-    iree_vm_ref_t ref = iree_hal_buffer_view_move_ref(view);
-    iree_status_t status = iree_vm_list_push_ref_move(state->inputs, &ref);
-    iree_vm_ref_release(&ref);  // no-op unless the push failed
-    IREE_RETURN_IF_ERROR(status);
+    state->inputs[i] = iree_hal_buffer_view_move_ref(view);
   }
   return iree_ok_status();
 }
 
 static iree_status_t print_outputs(runner_state_t* state) {
-  const iree_host_size_t count = iree_vm_list_size(state->outputs);
-  for (iree_host_size_t i = 0; i < count; ++i) {
-    iree_vm_ref_t ref = iree_vm_ref_null();
-    IREE_RETURN_IF_ERROR(iree_vm_list_get_ref_assign(state->outputs, i, &ref));
+  for (iree_host_size_t i = 0; i < state->result_count; ++i) {
     iree_hal_buffer_view_t* view = NULL;
-    IREE_RETURN_IF_ERROR(iree_hal_buffer_view_check_deref(ref, &view));
+    IREE_RETURN_IF_ERROR(
+        iree_hal_buffer_view_check_deref(state->results[i], &view));
     IREE_RETURN_IF_ERROR(print_output(i, view));
   }
   return iree_ok_status();
 }
 
-// iree_vm_invoke without its `state = {0}`: that clears the whole 8 KiB of
-// inline VM stack on every call, and iree_vm_begin_invoke initialises what it
-// uses ("caller-provided uninitialized storage").  Waits are handled as
-// iree_vm_invoke does (a local-sync device never yields, but stay correct).
-static iree_vm_invoke_state_t invoke_state;
+// Storage of the VM stack: initialised by iree_vm_stack_initialize as far as
+// used (clearing all of it on every call would cost 8 KiB of stores).
+static iree_alignas(iree_max_align_t) uint8_t
+    stack_storage[IREE_VM_STACK_DEFAULT_SIZE];
 
 static iree_status_t invoke(runner_state_t* state) {
-  iree_vm_invoke_state_t* s = &invoke_state;
-  iree_status_t status = iree_vm_begin_invoke(
-      s, state->context, state->function, IREE_VM_INVOCATION_FLAG_NONE, NULL,
-      state->inputs, state->host_allocator);
-  while (iree_status_is_deferred(status)) {
-    iree_vm_stack_frame_t* frame = iree_vm_stack_current_frame(s->stack);
-    if (!frame) {
-      status = iree_make_status(IREE_STATUS_FAILED_PRECONDITION,
-                                "unbalanced stack after yield");
-      break;
-    }
-    status = iree_ok_status();
-    if (frame->type == IREE_VM_STACK_FRAME_WAIT) {
-      status = iree_vm_wait_invoke(
-          s, (iree_vm_wait_frame_t*)iree_vm_stack_frame_storage(frame),
-          IREE_TIME_INFINITE_FUTURE);
-    }
-    if (iree_status_is_ok(status)) status = iree_vm_resume_invoke(s);
+  const iree_host_size_t argument_count = runner_model.input_count;
+  for (iree_host_size_t i = 0; i < argument_count; ++i) {
+    iree_vm_ref_retain(&state->inputs[i], &state->arguments[i]);
   }
-  iree_status_t invoke_status = iree_ok_status();
+  for (iree_host_size_t i = 0; i < state->result_count; ++i) {
+    iree_vm_ref_release(&state->results[i]);  // the call writes fresh ones
+  }
+  iree_vm_stack_t* stack = NULL;
+  iree_status_t status = iree_vm_stack_initialize(
+      iree_make_byte_span(stack_storage, sizeof(stack_storage)),
+      IREE_VM_INVOCATION_FLAG_NONE,
+      iree_vm_context_state_resolver(state->context), state->host_allocator,
+      &stack);
   if (iree_status_is_ok(status)) {
-    status = iree_vm_end_invoke(s, state->outputs, &invoke_status);
+    const iree_vm_function_call_t call = {
+        .function = state->function,
+        .arguments = iree_make_byte_span(
+            state->arguments, argument_count * sizeof(iree_vm_ref_t)),
+        .results = iree_make_byte_span(
+            state->results, state->result_count * sizeof(iree_vm_ref_t)),
+    };
+    iree_vm_module_t* module = state->function.module;
+    status = module->begin_call(module->self, stack, call);
+    if (iree_status_is_deferred(status)) {  // a local-sync device never waits
+      status = iree_make_status(IREE_STATUS_FAILED_PRECONDITION,
+                                "the program waited on a synchronous device");
+    }
+    iree_vm_stack_deinitialize(stack);
   }
-  if (!iree_status_is_ok(status)) {
-    iree_vm_abort_invoke(s);
-    iree_status_ignore(invoke_status);
-    return status;
+  for (iree_host_size_t i = 0; i < argument_count; ++i) {
+    iree_vm_ref_release(&state->arguments[i]);
   }
-  return invoke_status;
+  return status;
 }
 
 static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
@@ -442,7 +447,6 @@ static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
 
   const uint32_t repeat = runner_model.repeat ? runner_model.repeat : 1;
   for (uint32_t i = 0; i < repeat; ++i) {
-    iree_vm_list_clear(state->outputs);
     runner_harts_reset_counts();
     t_begin = bsp_cycles();
     IREE_RETURN_IF_ERROR(invoke(state));
@@ -454,8 +458,13 @@ static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
 }
 
 static void stop(runner_state_t* state) {
-  list_release(state, state->outputs, state->output_storage);
-  list_release(state, state->inputs, state->input_storage);
+  if (state->inputs) {
+    const iree_host_size_t refs = 2 * runner_model.input_count;
+    for (iree_host_size_t i = 0; i < refs + state->result_count; ++i) {
+      iree_vm_ref_release(&state->inputs[i]);
+    }
+    iree_allocator_free(state->host_allocator, state->inputs);
+  }
   iree_vm_context_release(state->context);
   iree_hal_device_release(state->device);
   iree_vm_instance_release(state->instance);
