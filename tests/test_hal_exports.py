@@ -49,16 +49,26 @@ def test_a_program_without_an_import_table_is_an_error() -> None:
 
 def test_device_keeps_only_the_operation_groups_its_program_reaches() -> None:
     defines = {"IREE_WAIT_UNTIL_FN(deadline_ns)": "true", "ONE_SHOT": "1"}
-    text = hal_exports.device_header(hal_exports.imports(HEADER), defines)
+    text = hal_exports.features_header(hal_exports.imports(HEADER), defines)
     assert text.splitlines()[1:] == [
         "#define IREE_WAIT_UNTIL_FN(deadline_ns) true",
         "#define ONE_SHOT 1",
         "#define IREE_HAL_SYNC_DEVICE_FILES 0",
         "#define IREE_HAL_SYNC_DEVICE_QUEUE_TRANSFERS 0",
+        "#define IREE_HAL_COMMAND_BUFFER_EVENTS 0",
+        "#define IREE_HAL_COMMAND_BUFFER_ADVISE_BUFFER 0",
+        "#define IREE_HAL_COMMAND_BUFFER_FILL_BUFFER 0",
+        "#define IREE_HAL_COMMAND_BUFFER_UPDATE_BUFFER 0",
+        "#define IREE_HAL_COMMAND_BUFFER_COPY_BUFFER 0",
+        "#define IREE_HAL_COMMAND_BUFFER_COLLECTIVE 0",
     ]
-    reads = hal_exports.device_header({"device.queue.read": False, "device.queue.fill": True}, {})
+    reads = hal_exports.features_header({"device.queue.read": False, "device.queue.fill": True}, {})
     assert "IREE_HAL_SYNC_DEVICE_FILES 1" in reads
     assert "IREE_HAL_SYNC_DEVICE_QUEUE_TRANSFERS 1" in reads
+    # A queue fill records a fill, a file read copies: their commands stay.
+    assert "IREE_HAL_COMMAND_BUFFER_FILL_BUFFER 1" in reads
+    assert "IREE_HAL_COMMAND_BUFFER_COPY_BUFFER 1" in reads
+    assert "IREE_HAL_COMMAND_BUFFER_UPDATE_BUFFER 0" in reads
 
 
 
@@ -67,7 +77,7 @@ def test_every_device_group_names_functions_the_pinned_hal_module_exports(fetche
     """An export renamed upstream would otherwise leave a reachable group out unnoticed."""
     src = require_input(fetcher, "iree")
     exports_inl = (src / "runtime/src" / hal_exports.INCLUDE_PATH).read_text()
-    names = {f for functions in hal_exports.DEVICE_FEATURES.values() for f in functions}
+    names = {f for functions in hal_exports.FEATURES.values() for f in functions}
     kept = hal_exports.filtered(exports_inl, dict.fromkeys(names, True))  # raises if one is missing
     assert kept.count("EXPORT_FN") == len(names)
     # The hash tells all of the pinned module's names apart: each image gets a table.

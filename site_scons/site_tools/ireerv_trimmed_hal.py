@@ -2,10 +2,10 @@
 
 Adds env.TrimmedHalObjects(image_dir, module_h, runtime_libs) -> the objects of
 IREE's HAL module (only the functions the program imports, with a hash
-table over their names) and of the
-local-sync device (only the groups of operations those functions reach), both
-from the pinned IREE tree (image/hal_exports.py).  Linked before the runtime
-library, they stand in for its copies.  Needs the ireerv_setup tool.
+table over their names) and of the local-sync device and its command buffers
+(only the groups of operations those functions reach), all from the pinned
+IREE tree (image/hal_exports.py).  Linked before the runtime library, they
+stand in for its copies.  Needs the ireerv_setup tool.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs) -> list:
     inl = renv.Command(f"{folder}/{hal_exports.INCLUDE_PATH}",
                        [module_h, str(src / "runtime/src" / hal_exports.INCLUDE_PATH)],
                        short_action(_write_hal_exports))
-    features = renv.Command(f"{folder}/{hal_exports.DEVICE_HEADER}", module_h,
-                            short_action(_write_device_header),
+    features = renv.Command(f"{folder}/{hal_exports.FEATURES_HEADER}", module_h,
+                            short_action(_write_features_header),
                             RUNTIME_DEFINES=iree_build.runtime_only_defines())
     table = renv.Command(f"{folder}/{hal_exports.TABLE_HEADER}", inl,
                          short_action(_write_table_header))
@@ -37,13 +37,14 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs) -> list:
     menv.Append(CCFLAGS=["-include", table[0].path])
     module = menv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
     menv.Depends(module, [inl, table, runtime_libs])
-    denv = henv.Clone()
-    denv.Append(CCFLAGS=[*iree_build.hot_cflags(renv["PROFILE"], hal_exports.DEVICE_HOT_NAME),
-                         "-include", features[0].path])
-    device = denv.Object(f"{idir}/sync_device.o", str(src / hal_exports.DEVICE_SOURCE))
-    denv.Depends(device, [features, runtime_libs])
+    device = []
+    for obj, source, hot_name in hal_exports.DEVICE_SOURCES:
+        denv = henv.Clone()
+        denv.Append(CCFLAGS=[*iree_build.hot_cflags(renv["PROFILE"], hot_name),
+                             "-include", features[0].path])
+        device += denv.Object(f"{idir}/{obj}", str(src / source))
+        denv.Depends(device[-1], [features, runtime_libs])
     return [*module, *device]
-
 
 def _write_hal_exports(target, source, env):
     try:
@@ -62,12 +63,12 @@ def _write_table_header(target, source, env):
     Path(str(target[0])).write_text(text)
 
 
-def _write_device_header(target, source, env):
+def _write_features_header(target, source, env):
     try:
         wanted = hal_exports.imports(Path(str(source[0])).read_text())
     except hal_exports.HalExportsError as err:
         build_error(err)
-    Path(str(target[0])).write_text(hal_exports.device_header(wanted, env["RUNTIME_DEFINES"]))
+    Path(str(target[0])).write_text(hal_exports.features_header(wanted, env["RUNTIME_DEFINES"]))
 
 
 def generate(env) -> None:

@@ -9,13 +9,13 @@ found first on the include path, so the IREE tree stays as fetched.  The object
 defines every symbol the runtime library's copy does, so the linker never pulls
 that one in.
 
-The local-sync device is compiled again per image too
-(runtime/src/iree/hal/drivers/local_sync/sync_device.c, with
-patches/iree-sync-device-without-files.patch): its table of operations links
-the code of every one, though a program reaches the file transfers and the
-emulated queue transfers only through a few of the HAL module's functions.
-A header forced into that compile leaves out the groups its program does not
-import.
+The local-sync device and its two command buffers are compiled again per image
+too (DEVICE_SOURCES, with patches/iree-sync-device-without-files.patch and
+patches/iree-command-buffers-without-unused-commands.patch): their tables of
+operations link the code of every one, though a program reaches the file
+transfers, the emulated queue transfers and most kinds of command only through
+a few of the HAL module's functions.  A header forced into those compiles
+leaves out the groups its program does not import.
 
 Imports are resolved by name at start-up.  With the export list known here, the
 module is also given a hash table over it
@@ -40,18 +40,35 @@ from ireerv.util.buildlog import BuildError
 INCLUDE_PATH = "iree/modules/hal/exports.inl"
 MODULE_SOURCE = "runtime/src/iree/modules/hal/module.c"  # in the IREE tree
 PREFIX = "hal."  # the module's name, as the program's imports carry it
-DEVICE_SOURCE = "runtime/src/iree/hal/drivers/local_sync/sync_device.c"  # in the IREE tree
-DEVICE_HOT_NAME = "hal/drivers/local_sync/sync_device.c"  # as runtime/config.toml's [hot] names it
-DEVICE_HEADER = "sync_device_features.h"
-TABLE_HEADER = "hal_export_table.h"  # forced into the module's compile
-_FNV_BASIS, _FNV_PRIME = 2166136261, 16777619  # FNV-1a's, as the runtime's hash uses them
-# Groups of the device's operations, each reached only through these HAL module functions.
-DEVICE_FEATURES = {
-    "IREE_HAL_SYNC_DEVICE_FILES": ("device.queue.read", "device.queue.write",
-                                   "ex.file.from_memory"),
+# The parts of the local-sync device compiled again per image, as (object, source in the
+# IREE tree, name in runtime/config.toml's [hot] list).
+DEVICE_SOURCES = (
+    ("sync_device.o", "runtime/src/iree/hal/drivers/local_sync/sync_device.c",
+     "hal/drivers/local_sync/sync_device.c"),
+    ("inline_command_buffer.o", "runtime/src/iree/hal/local/inline_command_buffer.c",
+     "hal/local/inline_command_buffer.c"),
+    ("deferred_command_buffer.o", "runtime/src/iree/hal/utils/deferred_command_buffer.c",
+     "hal/utils/deferred_command_buffer.c"),
+)
+FEATURES_HEADER = "hal_features.h"  # forced into their compiles
+_FILES = ("device.queue.read", "device.queue.write", "ex.file.from_memory")
+# Groups of operations and kinds of command, each reached only through these HAL module
+# functions (the files' transfers copy, the emulated queue transfers record commands).
+FEATURES = {
+    "IREE_HAL_SYNC_DEVICE_FILES": _FILES,
     "IREE_HAL_SYNC_DEVICE_QUEUE_TRANSFERS": ("device.queue.copy", "device.queue.fill",
                                              "device.queue.update"),
+    "IREE_HAL_COMMAND_BUFFER_EVENTS": (),  # the module records no events
+    "IREE_HAL_COMMAND_BUFFER_ADVISE_BUFFER": ("command_buffer.advise_buffer",),
+    "IREE_HAL_COMMAND_BUFFER_FILL_BUFFER": ("command_buffer.fill_buffer", "device.queue.fill"),
+    "IREE_HAL_COMMAND_BUFFER_UPDATE_BUFFER": ("command_buffer.update_buffer",
+                                              "device.queue.update"),
+    "IREE_HAL_COMMAND_BUFFER_COPY_BUFFER": ("command_buffer.copy_buffer", "device.queue.copy",
+                                            *_FILES),
+    "IREE_HAL_COMMAND_BUFFER_COLLECTIVE": ("command_buffer.collective",),
 }
+TABLE_HEADER = "hal_export_table.h"  # forced into the module's compile
+_FNV_BASIS, _FNV_PRIME = 2166136261, 16777619  # FNV-1a's, as the runtime's hash uses them
 
 _IMPORT = re.compile(r'\{IREE_VM_NATIVE_IMPORT_(REQUIRED|OPTIONAL),\s*\{"([^"]+)",\s*\d+\}\}')
 # <module>_imports_[]: the module's name is the MLIR module's (`module @m`), else "module".
@@ -91,13 +108,13 @@ def filtered(exports_inl: str, wanted: dict[str, bool]) -> str:
     return header + "".join(line + "\n" for line in kept)
 
 
-def device_header(wanted: Mapping[str, bool], runtime_defines: Mapping[str, str]) -> str:
-    """The header forced into the image's compile of the device: the runtime's own
+def features_header(wanted: Mapping[str, bool], runtime_defines: Mapping[str, str]) -> str:
+    """The header forced into the image's compiles of the device's parts: the runtime's own
     defines (as its library was built with) and which groups of operations to keep."""
     lines = ["// Generated: the local-sync device as this image's program uses it.",
              *(f"#define {name} {value}" for name, value in runtime_defines.items()),
              *(f"#define {name} {int(any(f in wanted for f in functions))}"
-               for name, functions in DEVICE_FEATURES.items())]
+               for name, functions in FEATURES.items())]
     return "\n".join(lines) + "\n"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ireerv.image import hal_exports
 from ireerv.paths import PROJECT_ROOT
 from ireerv.size import lto_map
 from ireerv.size.analysis import analyze
@@ -34,9 +35,10 @@ def rules() -> list[ComponentRule]:
         # IREE's HAL module compiled per image with the program's imports alone
         # (image/hal_exports.py); the runtime library's copy is not linked.
         ComponentRule("HAL module", path=("*/hal_module.o",)),
-        # The local-sync device, compiled per image without the operations its
-        # program cannot reach (the same module).
-        ComponentRule("HAL device", path=("*/sync_device.o",)),
+        # The local-sync device and its command buffers, compiled per image without
+        # the operations its program cannot reach (the same module).
+        ComponentRule("HAL device", path=tuple(f"*/{obj}" for obj, _, _ in
+                                                hal_exports.DEVICE_SOURCES)),
         # What link-time optimisation made of code several inputs define (size/lto_map.py).
         ComponentRule("LTO, several origins", path=(lto_map.PARTITION,)),
         # The SOFTFLOAT routines built here (RVfplib, fmaf); libgcc's have their own rule.
