@@ -61,6 +61,7 @@ def test_device_keeps_only_the_operation_groups_its_program_reaches() -> None:
         "#define IREE_HAL_COMMAND_BUFFER_UPDATE_BUFFER 0",
         "#define IREE_HAL_COMMAND_BUFFER_COPY_BUFFER 0",
         "#define IREE_HAL_COMMAND_BUFFER_COLLECTIVE 0",
+        "#define IREE_HAL_MODULE_AWAIT_YIELDS 0",
     ]
     reads = hal_exports.features_header({"device.queue.read": False, "device.queue.fill": True}, {})
     assert "IREE_HAL_SYNC_DEVICE_FILES 1" in reads

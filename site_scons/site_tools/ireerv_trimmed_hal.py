@@ -32,11 +32,11 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs) -> list:
     henv = renv.Clone()
     henv.Prepend(CPPPATH=[folder])  # -I: searched before the IREE tree's -isystem
     # As the runtime builds it (runtime/config.toml [target] cflags, IREE's warnings).
-    henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function"])
+    henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function", "-Wno-unused-but-set-variable"])
     menv = henv.Clone()
-    menv.Append(CCFLAGS=["-include", table[0].path])
+    menv.Append(CCFLAGS=["-include", table[0].path, "-include", features[0].path])
     module = menv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
-    menv.Depends(module, [inl, table, runtime_libs])
+    menv.Depends(module, [inl, table, features, runtime_libs])
     device = []
     for obj, source, hot_name in hal_exports.DEVICE_SOURCES:
         denv = henv.Clone()

@@ -50,7 +50,7 @@ DEVICE_SOURCES = (
     ("deferred_command_buffer.o", "runtime/src/iree/hal/utils/deferred_command_buffer.c",
      "hal/utils/deferred_command_buffer.c"),
 )
-FEATURES_HEADER = "hal_features.h"  # forced into their compiles
+FEATURES_HEADER = "hal_features.h"  # forced into their compiles and the module's
 _FILES = ("device.queue.read", "device.queue.write", "ex.file.from_memory")
 # Groups of operations and kinds of command, each reached only through these HAL module
 # functions (the files' transfers copy, the emulated queue transfers record commands).
@@ -66,6 +66,8 @@ FEATURES = {
     "IREE_HAL_COMMAND_BUFFER_COPY_BUFFER": ("command_buffer.copy_buffer", "device.queue.copy",
                                             *_FILES),
     "IREE_HAL_COMMAND_BUFFER_COLLECTIVE": ("command_buffer.collective",),
+    # The module is always synchronous: fence.await never yields (its own compile).
+    "IREE_HAL_MODULE_AWAIT_YIELDS": (),
 }
 TABLE_HEADER = "hal_export_table.h"  # forced into the module's compile
 _FNV_BASIS, _FNV_PRIME = 2166136261, 16777619  # FNV-1a's, as the runtime's hash uses them
