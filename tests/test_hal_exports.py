@@ -55,12 +55,14 @@ def test_device_keeps_only_the_operation_groups_its_program_reaches() -> None:
         "#define ONE_SHOT 1",
         "#define IREE_HAL_SYNC_DEVICE_FILES 0",
         "#define IREE_HAL_SYNC_DEVICE_QUEUE_TRANSFERS 0",
+        "#define IREE_HAL_SYNC_DEVICE_HOST_CALLS 0",
         "#define IREE_HAL_COMMAND_BUFFER_EVENTS 0",
         "#define IREE_HAL_COMMAND_BUFFER_ADVISE_BUFFER 0",
         "#define IREE_HAL_COMMAND_BUFFER_FILL_BUFFER 0",
         "#define IREE_HAL_COMMAND_BUFFER_UPDATE_BUFFER 0",
         "#define IREE_HAL_COMMAND_BUFFER_COPY_BUFFER 0",
         "#define IREE_HAL_COMMAND_BUFFER_COLLECTIVE 0",
+        "#define IREE_HAL_HEAP_ALLOCATOR_EXTERNAL_BUFFERS 0",
         "#define IREE_HAL_MODULE_AWAIT_YIELDS 0",
     ]
     reads = hal_exports.features_header({"device.queue.read": False, "device.queue.fill": True}, {})

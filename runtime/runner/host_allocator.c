@@ -1,5 +1,5 @@
-// The runner's host allocator: size classes for small blocks, sbrk for the
-// device's large ones, the C library for the rest.
+// The runner's host allocator: size classes for small blocks, sbrk for large
+// ones; nothing from the C library's malloc (its code is not linked).
 //
 // Small requests (under RUNNER_HOST_UNCLEARED_MIN bytes: all of start-up's
 // but the device's arena blocks, and all a call allocates but its result
@@ -14,16 +14,14 @@
 // steps to 4 KiB), and the runner's objects come back in the same sizes every
 // call, so the lists stay short.
 //
-// Large MALLOC requests (the device's arena blocks and buffers, whose
-// contents are undefined) come straight from sbrk, uncleared: picolibc's
-// malloc clears every block, about 2,300 cycles for a 4 KiB one.  A freed one
-// waits for the next request it fits (at most RUNNER_HOST_UNCLEARED_SLOTS of
-// them; past that, malloc as before).  Large CALLOC requests and reallocs of
-// the C library's blocks go to the C library.
+// Large requests (the device's arena blocks and buffers) come straight from
+// sbrk, uncleared unless CALLOC asks (picolibc's malloc cleared every block,
+// about 2,300 cycles for a 4 KiB one).  A freed one waits for the next request
+// it fits; at most RUNNER_HOST_UNCLEARED_SLOTS of them exist, and a request
+// past that fails with RESOURCE_EXHAUSTED, naming the setting.
 //
 // The word before each block says where it came from, so free and realloc
-// take any block: SMALL_MARK with the class, UNCLEARED_MARK, or (the C
-// library's) picolibc's chunk size, a multiple of 8, which neither mark is.
+// take any block: SMALL_MARK with the class, or UNCLEARED_MARK.
 
 #include "host_allocator.h"
 
@@ -37,7 +35,7 @@
 #define RUNNER_HOST_UNCLEARED_MIN 4096
 #endif
 #if !defined(RUNNER_HOST_UNCLEARED_SLOTS)
-#define RUNNER_HOST_UNCLEARED_SLOTS 16
+#define RUNNER_HOST_UNCLEARED_SLOTS 32
 #endif
 #define UNCLEARED_ALIGN 16u  // at least malloc's alignment
 
@@ -60,9 +58,6 @@ static size_t class_size(size_t c) {
   if (c < 28) return 256 + (c - 15) * 64;
   return 1024 + (c - 27) * 256;
 }
-
-// The largest block the C library gave (the slow path), for the MEMORY report.
-static size_t largest_from_libc = 0;
 
 static void* free_lists[SMALL_CLASSES];
 static char* chunk_next = NULL;
@@ -138,7 +133,7 @@ static uncleared_block_t* find_uncleared(const void* block) {
 }
 
 // A free uncleared block the request fits (not one over twice its size), or
-// a new one from sbrk; NULL when none can be had (the caller uses malloc).
+// a new one from sbrk; NULL when none can be had.
 static void* take_uncleared(size_t length) {
   for (int i = 0; i < uncleared_count; ++i) {
     uncleared_block_t* u = &uncleared[i];
@@ -166,14 +161,10 @@ static void* new_block(iree_allocator_command_t command, size_t length) {
   void* block = NULL;
   if (length < RUNNER_HOST_UNCLEARED_MIN) {
     block = take_small(length);
-  } else if (!clear) {
+  } else {
     block = take_uncleared(length);
   }
-  if (!block) {
-    if (length > largest_from_libc) largest_from_libc = length;
-    return clear ? calloc(1, length) : malloc(length);
-  }
-  if (clear) memset(block, 0, length);
+  if (block && clear) memset(block, 0, length);
   return block;
 }
 
@@ -184,13 +175,11 @@ static void release(void* block) {
     free_small(block, c);
   } else if ((u = find_uncleared(block))) {
     u->in_use = false;
-  } else {
-    free(block);
   }
 }
 
-// realloc: the C library's blocks stay with it; one of ours that still fits
-// stays; anything else moves to a new block, and the old one is freed.
+// realloc: a block that still fits stays; anything else moves to a new block,
+// and the old one is freed.
 static void* resize(void* old, size_t length) {
   size_t size;
   uncleared_block_t* u;
@@ -199,7 +188,7 @@ static void* resize(void* old, size_t length) {
   } else if ((u = find_uncleared(old))) {
     size = u->size;
   } else {
-    return realloc(old, length);
+    return NULL;  // not one of ours
   }
   if (length <= size) return old;
   void* block = new_block(IREE_ALLOCATOR_COMMAND_MALLOC, length);
@@ -223,7 +212,8 @@ static iree_status_t allocate(iree_allocator_command_t command,
                     : new_block(command, length);
   if (!block) {
     return iree_make_status(IREE_STATUS_RESOURCE_EXHAUSTED,
-                            "host allocator failed the request");
+                            "host allocator: no memory left, or more than "
+                            "RUNNER_HOST_UNCLEARED_SLOTS large blocks");
   }
   *inout_ptr = block;
   return iree_ok_status();
@@ -254,11 +244,10 @@ iree_allocator_t runner_host_allocator(void) {
 }
 
 // Read after the run, when every block is back: the largest uncleared block,
-// the largest class with a block on its free list (a freed block of each class
-// made), and the C library's largest.  Nothing is counted while the runtime
-// allocates.
+// and the largest class with a block on its free list (a freed block of each
+// class made).  Nothing is counted while the runtime allocates.
 size_t runner_host_largest(void) {
-  size_t largest = largest_from_libc;
+  size_t largest = 0;
   for (int i = 0; i < uncleared_count; ++i) {
     if (uncleared[i].size > largest) largest = uncleared[i].size;
   }

@@ -10,7 +10,7 @@ defines every symbol the runtime library's copy does, so the linker never pulls
 that one in.
 
 The local-sync device and its two command buffers are compiled again per image
-too (DEVICE_SOURCES, with patches/iree-sync-device-without-files.patch and
+too (DEVICE_SOURCES, with patches/iree-sync-device-without-unreached-operations.patch and
 patches/iree-command-buffers-without-unused-commands.patch): their tables of
 operations link the code of every one, though a program reaches the file
 transfers, the emulated queue transfers and most kinds of command only through
@@ -40,8 +40,8 @@ from ireerv.util.buildlog import BuildError
 INCLUDE_PATH = "iree/modules/hal/exports.inl"
 MODULE_SOURCE = "runtime/src/iree/modules/hal/module.c"  # in the IREE tree
 PREFIX = "hal."  # the module's name, as the program's imports carry it
-# The parts of the local-sync device compiled again per image, as (object, source in the
-# IREE tree, name in runtime/config.toml's [hot] list).
+# The parts of the local-sync device (with its command buffers and heap allocator) compiled
+# again per image, as (object, source in the IREE tree, name in config.toml's [hot] list).
 DEVICE_SOURCES = (
     ("sync_device.o", "runtime/src/iree/hal/drivers/local_sync/sync_device.c",
      "hal/drivers/local_sync/sync_device.c"),
@@ -49,6 +49,7 @@ DEVICE_SOURCES = (
      "hal/local/inline_command_buffer.c"),
     ("deferred_command_buffer.o", "runtime/src/iree/hal/utils/deferred_command_buffer.c",
      "hal/utils/deferred_command_buffer.c"),
+    ("allocator_heap.o", "runtime/src/iree/hal/allocator_heap.c", "hal/allocator_heap.c"),
 )
 FEATURES_HEADER = "hal_features.h"  # forced into their compiles and the module's
 _FILES = ("device.queue.read", "device.queue.write", "ex.file.from_memory")
@@ -58,6 +59,7 @@ FEATURES = {
     "IREE_HAL_SYNC_DEVICE_FILES": _FILES,
     "IREE_HAL_SYNC_DEVICE_QUEUE_TRANSFERS": ("device.queue.copy", "device.queue.fill",
                                              "device.queue.update"),
+    "IREE_HAL_SYNC_DEVICE_HOST_CALLS": (),  # the module makes none
     "IREE_HAL_COMMAND_BUFFER_EVENTS": (),  # the module records no events
     "IREE_HAL_COMMAND_BUFFER_ADVISE_BUFFER": ("command_buffer.advise_buffer",),
     "IREE_HAL_COMMAND_BUFFER_FILL_BUFFER": ("command_buffer.fill_buffer", "device.queue.fill"),
@@ -66,6 +68,7 @@ FEATURES = {
     "IREE_HAL_COMMAND_BUFFER_COPY_BUFFER": ("command_buffer.copy_buffer", "device.queue.copy",
                                             *_FILES),
     "IREE_HAL_COMMAND_BUFFER_COLLECTIVE": ("command_buffer.collective",),
+    "IREE_HAL_HEAP_ALLOCATOR_EXTERNAL_BUFFERS": ("allocator.import",),
     # The module is always synchronous: fence.await never yields (its own compile).
     "IREE_HAL_MODULE_AWAIT_YIELDS": (),
 }
