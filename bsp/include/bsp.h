@@ -45,7 +45,10 @@ void bsp_wake_lower(void);         /* withdraw that signal */
 
 static inline unsigned bsp_hart_id(void) {
   unsigned id;
-  __asm__ volatile("csrr %0, mhartid" : "=r"(id));
+  /* Zicsr named here: see bsp_cycles32 (bsp_cycles.h). */
+  __asm__ volatile(".option push\n\t.option arch, +zicsr\n\tcsrr %0, mhartid\n\t"
+                   ".option pop"
+                   : "=r"(id));
   return id;
 }
 

@@ -17,7 +17,11 @@ uint64_t bsp_cycles(void);
  * (the profile splits a run into phases at each call of bsp_cycles). */
 static inline uint32_t bsp_cycles32(void) {
   uint32_t lo;
-  __asm__ volatile("csrr %0, mcycle" : "=r"(lo));
+  /* Zicsr named here: code compiled at an LTO link takes the link's -march,
+   * which names no extensions (it picks the multilib). */
+  __asm__ volatile(".option push\n\t.option arch, +zicsr\n\tcsrr %0, mcycle\n\t"
+                   ".option pop"
+                   : "=r"(lo));
   return lo;
 }
 
