@@ -126,7 +126,9 @@ def _iree_compile(target, source, env):
             _checked_compilers.add(str(compiler))
         iree_compile.compile_model(compiler, env["IREE_FLAGS"], Path(str(source[0])),
                                    Path(str(target[0])))
-        iree_compile.add_empty_kernel(Path(str(target[0])), env.subst("$CC $CCFLAGS").split())
+        # The kernel object as the target: $CCFLAGS seeds LTO names with $TARGET.
+        cc = env.subst("$CC $CCFLAGS", target=target[1:2]).split()
+        iree_compile.add_empty_kernel(Path(str(target[0])), cc)
         # Named from the project's top folder, where the assembler runs: the same in every
         # clone.
         rodata.split(Path(str(target[0])), Path(str(target[3])), target[3].path)
