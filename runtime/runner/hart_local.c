@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "bsp_config.h"
+#include "bsp_cycles.h"
 #include "hart_local_check.h"
 #include "runner.h"
 #include "shared_copy.h"
@@ -363,11 +364,7 @@ static void wait_turn(const uint32_t* flag, uint32_t sequence) {
 
 // Runs on the hart's own stack (on_stack): touches the shared path only
 // through copy_in, wait_turn, store_bytes, store_words and store_block8.
-static inline uint32_t cycles(void) {
-  uint32_t value;
-  __asm__ volatile("csrr %0, mcycle" : "=r"(value));
-  return value;
-}
+static inline uint32_t cycles(void) { return bsp_cycles32(); }
 
 static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
                             uint32_t begin, uint32_t end) {
