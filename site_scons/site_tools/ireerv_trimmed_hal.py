@@ -46,29 +46,24 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs) -> list:
         denv.Depends(device[-1], [features, runtime_libs])
     return [*module, *device]
 
-def _write_hal_exports(target, source, env):
-    try:
-        wanted = hal_exports.imports(Path(str(source[0])).read_text())
-        text = hal_exports.filtered(Path(str(source[1])).read_text(), wanted)
-    except hal_exports.HalExportsError as err:
-        build_error(err)
-    Path(str(target[0])).write_text(text)
+
+def _writer(make):
+    """An action writing make(the sources' texts, env) to its target; a program and module
+    that do not fit together are a build error."""
+    def write(target, source, env):
+        try:
+            text = make([Path(str(s)).read_text() for s in source], env)
+        except hal_exports.HalExportsError as err:
+            build_error(err)
+        Path(str(target[0])).write_text(text)
+    return write
 
 
-def _write_table_header(target, source, env):
-    try:
-        text = hal_exports.table_header(Path(str(source[0])).read_text())
-    except hal_exports.HalExportsError as err:
-        build_error(err)
-    Path(str(target[0])).write_text(text)
-
-
-def _write_features_header(target, source, env):
-    try:
-        wanted = hal_exports.imports(Path(str(source[0])).read_text())
-    except hal_exports.HalExportsError as err:
-        build_error(err)
-    Path(str(target[0])).write_text(hal_exports.features_header(wanted, env["RUNTIME_DEFINES"]))
+_write_hal_exports = _writer(
+    lambda texts, env: hal_exports.filtered(texts[1], hal_exports.imports(texts[0])))
+_write_table_header = _writer(lambda texts, env: hal_exports.table_header(texts[0]))
+_write_features_header = _writer(lambda texts, env: hal_exports.features_header(
+    hal_exports.imports(texts[0]), env["RUNTIME_DEFINES"]))
 
 
 def generate(env) -> None:
