@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 PARTITION = "lto-partition.o"  # the fixed name of what stays with the partition
@@ -37,8 +37,8 @@ _PREFIXES = (".text.unlikely.", ".text.startup.", ".text.hot.", ".text.exit.", "
              ".sbss.", ".tdata.", ".tbss.")
 
 Sections = Callable[[str], str]  # path -> `readelf -S -W` output
+_SECTION = re.compile(r"\] (\.\S+) ")  # a section's name in `readelf -S -W`
 # A function's or variable's body in an object's LTO data: ".gnu.lto_<name>.<n>.<hash>".
-_SECTION = re.compile(r"\] (\.\S+) ")
 _LTO_SECTION = re.compile(r"\] \.gnu\.lto_([A-Za-z_][\w.]*?)\.\d+\.[0-9a-f]+\s")
 
 
@@ -77,15 +77,13 @@ def symbol_origins(inputs: dict[str, set[str] | None], sections: Sections) -> di
     given by itself."""
     found: dict[str, set[str]] = defaultdict(set)
     for path, members in inputs.items():
-        origin = path
+        origin, used = path, members is None
         for line in sections(path).splitlines():
-            if line.startswith("File: "):
+            if line.startswith("File: "):  # an archive's next member
                 origin = line[len("File: "):].strip()
-                continue
-            member = _MEMBER.match(origin)
-            if members is not None and (member is None or member.group(2) not in members):
-                continue
-            if name := _held_symbol(line):
+                member = _MEMBER.match(origin)
+                used = member is not None and member.group(2) in (members or ())
+            elif used and (name := _held_symbol(line)):
                 found[name].add(origin)
     return {name: origin for name, origins in found.items()
             if (origin := _one_origin(origins)) is not None}
@@ -109,21 +107,29 @@ def _one_origin(origins: set[str]) -> str | None:
     return next(iter(origins)) if len(origins) == 1 else None
 
 
-def rewrite(text: str, origins: dict[str, str]) -> str:
-    """The map with the partition's sections credited to their origins and fixed names for
-    the temporary objects."""
-    lines, name = [], ""
+def _lines_with_sections(text: str) -> Iterator[tuple[str, str, bool]]:
+    """(line, the input section it belongs to or "", whether it names that section's
+    input) for each line of a map: ld moves a long name's numbers and input to the next
+    line."""
+    name = ""
     for line in text.splitlines(keepends=True):
         m = _INPUT_NAME.match(line)
         if m:
             name = m.group(1)
-        if _PARTITION_TEMP.search(line):
-            origin = origins.get(symbol_name(name) or "") if (m or line.startswith("  ")) else None
-            line = _PARTITION_TEMP.sub(origin or PARTITION, line)
-        line = _DEBUG_TEMP.sub(EARLY_DEBUG, line)
-        if not m and line.strip() and not line.startswith("  "):
+        elif line.strip() and not line.startswith("  "):
             name = ""
-        lines.append(line)
+        yield line, name, bool(name) and (m is not None or line.startswith("  "))
+
+
+def rewrite(text: str, origins: dict[str, str]) -> str:
+    """The map with the partition's sections credited to their origins and fixed names for
+    the temporary objects."""
+    lines = []
+    for line, name, names_input in _lines_with_sections(text):
+        if _PARTITION_TEMP.search(line):
+            origin = origins.get(symbol_name(name) or "") if names_input else None
+            line = _PARTITION_TEMP.sub(origin or PARTITION, line)
+        lines.append(_DEBUG_TEMP.sub(EARLY_DEBUG, line))
     return "".join(lines)
 
 
@@ -148,10 +154,5 @@ def fix_map(map_path: Path, sections: Sections) -> bool:
 
 def unresolved(text: str) -> Iterable[str]:
     """Input sections left with the partition (for tests and curious readers)."""
-    name = ""
-    for line in text.splitlines():
-        m = _INPUT_NAME.match(line)
-        if m:
-            name = m.group(1)
-        if name and PARTITION in line and (m or line.startswith("  ")):
-            yield name
+    return (name for line, name, names_input in _lines_with_sections(text)
+            if names_input and PARTITION in line)
