@@ -109,6 +109,9 @@ def source_archive(root: Path) -> bytes:
         return data.getvalue()
 
 
+RESUBMITS = 2  # times a round the cluster lost is run again before it counts as failed
+
+
 class DaskRunner:
     """Rounds on the Dask cluster whose scheduler listens at `address`."""
 
@@ -133,12 +136,27 @@ class DaskRunner:
             raise ScheduleError(f"TUNE_SCHEDULER={self.address}: no scheduler answers "
                                 f"({err})") from None
         with client:
+            def submit(rnd: Round, data):
+                return client.submit(self.run_round, digest, data, dataclasses.asdict(rnd),
+                                     str(self.build_cache), pure=False)
+
             data = client.scatter(archive, broadcast=True)
-            futures = {client.submit(self.run_round, digest, data, dataclasses.asdict(rnd),
-                                     str(self.build_cache), pure=False): rnd
-                       for rnd in rounds}
-            for future in completed(futures):
-                yield futures[future], _result(future)
+            futures = {submit(rnd, data): rnd for rnd in rounds}
+            tries = dict.fromkeys(futures.values(), 1)
+            pending = completed(futures)
+            for future in pending:
+                rnd = futures.pop(future)
+                if future.status != "finished" and tries[rnd] <= RESUBMITS:
+                    # A dying worker can take the scattered project with it, and the
+                    # scheduler then forgets the rounds waiting on it: scatter it again
+                    # and run the round elsewhere.
+                    tries[rnd] += 1
+                    data = client.scatter(archive, broadcast=True)
+                    again = submit(rnd, data)
+                    futures[again] = rnd
+                    pending.add(again)
+                    continue
+                yield rnd, _result(future)
 
 
 def _result(future) -> Result:
