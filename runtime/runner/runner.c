@@ -1,5 +1,5 @@
-// Generic runner: calls one function of a vm-c module on a local-sync device
-// with statically linked kernels, and prints results and cycle counts.  The
+// Generic runner: calls one function of a vm-c module with statically linked
+// kernels, through IREE's inline HAL or on a local-sync device (the full HAL), and prints results and cycle counts.  The
 // model comes from the generated `runner_model` (runner.h); cycle counts from
 // the board's `bsp_cycles()` (bsp_cycles.h) and memory marks (bsp_memory.h).
 //
@@ -25,7 +25,8 @@
 //                             in order (only with RUNNER_HARTS > 1, parallel.c)
 //   HART_CYCLES <c0> <c1> ... cycles each hart spent on its shares of them
 // Compile-time settings: RUNNER_ARENA_BLOCK_SIZE (bytes, default 4096),
-// RUNNER_HARTS (harts sharing each dispatch, default 1).
+// RUNNER_HARTS (harts sharing each dispatch, default 1), RUNNER_INLINE_HAL
+// (1: the program was compiled for the inline HAL, default 0).
 
 #include <stdio.h>
 #include <string.h>
@@ -33,10 +34,18 @@
 #include "bsp_cycles.h"
 #include "bsp_memory.h"
 #include "host_allocator.h"
-#include "iree/hal/drivers/local_sync/sync_device.h"
 #include "iree/hal/local/loaders/static_library_loader.h"
-#include "iree/modules/hal/module.h"
 #include "iree/modules/hal/types.h"
+#ifndef RUNNER_INLINE_HAL
+#define RUNNER_INLINE_HAL 0
+#endif
+#if RUNNER_INLINE_HAL
+#include "iree/modules/hal/inline/module.h"
+#include "iree/modules/hal/loader/module.h"
+#else
+#include "iree/hal/drivers/local_sync/sync_device.h"
+#include "iree/modules/hal/module.h"
+#endif
 #include "parallel.h"
 #include "runner.h"
 #include "staging.h"
@@ -214,30 +223,74 @@ static iree_status_t print_output(iree_host_size_t index,
 #define RUNNER_ARENA_BLOCK_SIZE (4 * 1024)
 #endif
 
-static iree_status_t create_device(iree_allocator_t host_allocator,
-                                   iree_hal_device_t** out_device) {
+// What the program's HAL modules are made of: the kernels' loader and the heap
+// allocator of every buffer, and with the full HAL a local-sync device.
+typedef struct runner_hal_t {
+  iree_hal_executable_loader_t* loader;
+  iree_hal_allocator_t* allocator;
+#if !RUNNER_INLINE_HAL
+  iree_hal_device_t* device;
+#endif
+} runner_hal_t;
+
+static iree_status_t create_hal(iree_allocator_t host_allocator,
+                                runner_hal_t* out_hal) {
+  IREE_RETURN_IF_ERROR(iree_hal_static_library_loader_create(
+      runner_model.library_count, runner_model.libraries,
+      iree_hal_executable_import_provider_null(), host_allocator,
+      &out_hal->loader));
+  const iree_string_view_t identifier = iree_make_cstring_view("local-sync");
+  IREE_RETURN_IF_ERROR(iree_hal_allocator_create_heap(
+      identifier, host_allocator, host_allocator, &out_hal->allocator));
+#if !RUNNER_INLINE_HAL
   iree_hal_sync_device_params_t params;
   iree_hal_sync_device_params_initialize(&params);
   params.arena_block_size = RUNNER_ARENA_BLOCK_SIZE;
-
-  iree_hal_executable_loader_t* loader = NULL;
-  IREE_RETURN_IF_ERROR(iree_hal_static_library_loader_create(
-      runner_model.library_count, runner_model.libraries,
-      iree_hal_executable_import_provider_null(), host_allocator, &loader));
-
-  const iree_string_view_t identifier = iree_make_cstring_view("local-sync");
-  iree_hal_allocator_t* device_allocator = NULL;
-  iree_status_t status = iree_hal_allocator_create_heap(
-      identifier, host_allocator, host_allocator, &device_allocator);
-  if (iree_status_is_ok(status)) {
-    status = iree_hal_sync_device_create(identifier, &params, 1, &loader,
-                                         device_allocator, host_allocator,
-                                         out_device);
-  }
-  iree_hal_allocator_release(device_allocator);
-  iree_hal_executable_loader_release(loader);
-  return status;
+  IREE_RETURN_IF_ERROR(iree_hal_sync_device_create(
+      identifier, &params, 1, &out_hal->loader, out_hal->allocator,
+      host_allocator, &out_hal->device));
+#endif
+  return iree_ok_status();
 }
+
+static void release_hal(runner_hal_t* hal) {
+#if !RUNNER_INLINE_HAL
+  iree_hal_device_release(hal->device);
+#endif
+  iree_hal_allocator_release(hal->allocator);
+  iree_hal_executable_loader_release(hal->loader);
+}
+
+// The modules the program imports from, in `modules`: with the inline HAL
+// (hal_inline and hal_loader) the program calls its kernels itself, with the
+// full one (hal) it records them into command buffers of the device.
+#if RUNNER_INLINE_HAL
+#define RUNNER_HAL_MODULES 2
+static iree_status_t create_hal_modules(iree_vm_instance_t* instance,
+                                        runner_hal_t* hal,
+                                        iree_allocator_t host_allocator,
+                                        iree_vm_module_t** modules) {
+  IREE_RETURN_IF_ERROR(iree_hal_inline_module_create(
+      instance, IREE_HAL_INLINE_MODULE_FLAG_NONE,
+      iree_hal_module_debug_sink_null(), hal->allocator, host_allocator,
+      &modules[0]));
+  return iree_hal_loader_module_create(instance,
+                                       IREE_HAL_LOADER_MODULE_FLAG_NONE, 1,
+                                       &hal->loader, host_allocator,
+                                       &modules[1]);
+}
+#else
+#define RUNNER_HAL_MODULES 1
+static iree_status_t create_hal_modules(iree_vm_instance_t* instance,
+                                        runner_hal_t* hal,
+                                        iree_allocator_t host_allocator,
+                                        iree_vm_module_t** modules) {
+  return iree_hal_module_create(
+      instance, iree_hal_module_device_policy_default(), 1, &hal->device,
+      IREE_HAL_MODULE_FLAG_NONE, iree_hal_module_debug_sink_null(),
+      host_allocator, &modules[0]);
+}
+#endif
 
 // The VM is driven directly (no iree/runtime instance or session): those pull
 // in the HAL driver registry and, through it, flag parsing with static
@@ -250,7 +303,7 @@ static iree_status_t create_device(iree_allocator_t host_allocator,
 typedef struct runner_state_t {
   iree_allocator_t host_allocator;
   iree_vm_instance_t* instance;
-  iree_hal_device_t* device;
+  runner_hal_t hal;
   iree_vm_context_t* context;
   iree_vm_function_t function;
   iree_host_size_t result_count;
@@ -278,25 +331,24 @@ static iree_status_t start(runner_state_t* state) {
                                                state->host_allocator,
                                                &state->instance));
   IREE_RETURN_IF_ERROR(iree_hal_module_register_all_types(state->instance));
-  IREE_RETURN_IF_ERROR(create_device(state->host_allocator, &state->device));
+  IREE_RETURN_IF_ERROR(create_hal(state->host_allocator, &state->hal));
 
-  // The HAL module first: the model module imports from it.
-  iree_vm_module_t* modules[2] = {NULL, NULL};
-  iree_status_t status = iree_hal_module_create(
-      state->instance, iree_hal_module_device_policy_default(), 1,
-      &state->device, IREE_HAL_MODULE_FLAG_NONE,
-      iree_hal_module_debug_sink_null(), state->host_allocator, &modules[0]);
+  // The HAL modules first: the model module imports from them.
+  iree_vm_module_t* modules[RUNNER_HAL_MODULES + 1] = {NULL};
+  iree_status_t status = create_hal_modules(state->instance, &state->hal,
+                                            state->host_allocator, modules);
   if (iree_status_is_ok(status)) {
     status = runner_model.module_create(state->instance, state->host_allocator,
-                                        &modules[1]);
+                                        &modules[RUNNER_HAL_MODULES]);
   }
   if (iree_status_is_ok(status)) {
     status = iree_vm_context_create_with_modules(
         state->instance, IREE_VM_CONTEXT_FLAG_NONE, IREE_ARRAYSIZE(modules),
         modules, state->host_allocator, &state->context);
   }
-  iree_vm_module_release(modules[1]);  // the context holds references
-  iree_vm_module_release(modules[0]);
+  for (iree_host_size_t i = 0; i < IREE_ARRAYSIZE(modules); ++i) {
+    iree_vm_module_release(modules[i]);  // the context holds references
+  }
   IREE_RETURN_IF_ERROR(status);
 
   IREE_RETURN_IF_ERROR(iree_vm_context_resolve_function(
@@ -351,7 +403,7 @@ static iree_status_t make_input(runner_state_t* state,
   };
   iree_hal_buffer_t* buffer = NULL;
   IREE_RETURN_IF_ERROR(iree_hal_allocator_allocate_buffer(
-      iree_hal_device_allocator(state->device), params, input->byte_length,
+      state->hal.allocator, params, input->byte_length,
       &buffer));
   iree_hal_buffer_mapping_t mapping;
   iree_status_t status = iree_hal_buffer_map_range(
@@ -419,7 +471,7 @@ static iree_status_t invoke(runner_state_t* state) {
     };
     iree_vm_module_t* module = state->function.module;
     status = module->begin_call(module->self, stack, call);
-    if (iree_status_is_deferred(status)) {  // a local-sync device never waits
+    if (iree_status_is_deferred(status)) {  // the program never waits
       status = iree_make_status(IREE_STATUS_FAILED_PRECONDITION,
                                 "the program waited on a synchronous device");
     }
@@ -463,7 +515,7 @@ static void stop(runner_state_t* state) {
     iree_allocator_free(state->host_allocator, state->inputs);
   }
   iree_vm_context_release(state->context);
-  iree_hal_device_release(state->device);
+  release_hal(&state->hal);
   iree_vm_instance_release(state->instance);
 }
 

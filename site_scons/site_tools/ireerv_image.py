@@ -17,6 +17,7 @@ from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
     hart_local,
     hart_slices,
+    inline_hal,
     iree_build,
     iree_compile,
     layout,
@@ -180,7 +181,8 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
         benv["SOFTFLOAT_OBJECTS"] = env.SoftFloatObjects(benv)
         benv["HARTS_AUTO"] = auto
         library = _tuned_library(benv, key, idir, harts)
-        objects, mlir = _iree_objects(benv, model, size, idir, libs, harts, library)
+        objects, mlir = _iree_objects(benv, model, size, idir, libs, harts, library,
+                                      key.value("HAL"))
         objects += libs
     # The soft-float objects define __addsf3 & co. before libgcc is searched.
     objects += env.SoftFloatObjects(benv)
@@ -194,7 +196,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     hex_file = benv.Hex(f"{idir}/image.hex", elf)[0]
     dis = benv.Disassembly(f"{idir}/image.dis", elf)[0]
     benv.AddPostAction(elf, benv.Action(_print_summary, None))
-    flags = (iree_compile.flags(board, harts, benv["PROFILE"], library)
+    flags = (iree_compile.flags(board, harts, benv["PROFILE"], library, key.value("HAL"))
              if runtime == "iree" else [])
     return Image(board, model, size, runtime, idir, benv, elf, map_file, hex_file, dis,
                  iree_flags=flags, runtime_libs=list(libs), harts=harts, key=key, mlir=mlir)
@@ -222,15 +224,16 @@ def _merge_tiles(target, source, env):
 
 
 def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
-                  harts: int, library: str | None) -> tuple[list, object]:
+                  harts: int, library: str | None, hal: str) -> tuple[list, object]:
     """The image's objects from IREE, and the MLIR they are compiled from."""
     try:
         renv = _runtime_compile_env(benv)
     except FetchError as err:
         user_error(err)
-    if harts > 1 or library:  # the board's tiles for several harts, or the tuned ones
-        renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts, benv["PROFILE"],
-                                                library)
+    # The board's tiles for several harts, or the tuned ones; the HAL of the image.
+    renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts, benv["PROFILE"],
+                                            library, hal)
+    inline = inline_hal.applies(harts, hal)
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     step = formats.model_format(model.format).import_step
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
@@ -249,7 +252,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
                               f"{layout.inputs_digest(model, size)}")],
         short_action(_model_data), MODEL_SPEC=model, MODEL_SIZE=size, MODULE_NAME=module)
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[
-        ("RUNNER_HARTS", harts), *([("RUNNER_HARTS_AUTO", 1)] if benv.get("HARTS_AUTO") else [])])
+        ("RUNNER_HARTS", harts), *([("RUNNER_HARTS_AUTO", 1)] if benv.get("HARTS_AUTO") else []),
+        *([("RUNNER_INLINE_HAL", 1)] if inline else [])])
     sources = [("model_module", module_c), ("model_data", data_c),
                ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
                ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
@@ -266,7 +270,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         obj = oenv.Object(f"{idir}/{name}.o", src)
         renv.Depends(obj, [runtime_libs, module_h, kernel_h, blob, *extra])
         objects += obj
-    objects += renv.TrimmedHalObjects(idir, module_h, runtime_libs)
+    objects += renv.TrimmedHalObjects(idir, module_h, runtime_libs, inline)
     return [*objects, kernel_o], mlir
 
 

@@ -1,22 +1,23 @@
 """The parts of IREE's runtime each image compiles again with only what its program uses.
 
-Adds env.TrimmedHalObjects(image_dir, module_h, runtime_libs) -> the objects of
+Adds env.TrimmedHalObjects(image_dir, module_h, runtime_libs, inline) -> the objects of
 IREE's HAL module (only the functions the program imports, with a hash
 table over their names) and of the local-sync device and its command buffers
 (only the groups of operations those functions reach), all from the pinned
-IREE tree (image/hal_exports.py).  Linked before the runtime library, they
-stand in for its copies.  Needs the ireerv_setup tool.
+IREE tree (image/hal_exports.py).  With `inline` (image/inline_hal.py): the
+inline HAL's two modules and the heap allocator instead.  Linked before the
+runtime library, they stand in for its copies.  Needs the ireerv_setup tool.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.image import hal_exports, iree_build
+from ireerv.image import hal_exports, inline_hal, iree_build
 from ireerv.util.scons import build_error, short_action
 
 
-def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs) -> list:
+def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs, inline: bool) -> list:
     src = renv.GetFetcher().path("iree")
     folder = f"{idir}/hal_exports"
     inl = renv.Command(f"{folder}/{hal_exports.INCLUDE_PATH}",
@@ -33,18 +34,26 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs) -> list:
     henv.Prepend(CPPPATH=[folder])  # -I: searched before the IREE tree's -isystem
     # As the runtime builds it (runtime/config.toml [target] cflags, IREE's warnings).
     henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function", "-Wno-unused-but-set-variable"])
-    menv = henv.Clone()
-    menv.Append(CCFLAGS=["-include", table[0].path, "-include", features[0].path])
-    module = menv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
-    menv.Depends(module, [inl, table, features, runtime_libs])
+    if inline:
+        modules = []
+        for obj, source in inline_hal.MODULE_SOURCES:
+            modules += henv.Object(f"{idir}/{obj}", str(src / source))
+        henv.Depends(modules, runtime_libs)
+        device_sources = [s for s in hal_exports.DEVICE_SOURCES if s[0] == "allocator_heap.o"]
+    else:
+        menv = henv.Clone()
+        menv.Append(CCFLAGS=["-include", table[0].path, "-include", features[0].path])
+        modules = menv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
+        menv.Depends(modules, [inl, table, features, runtime_libs])
+        device_sources = list(hal_exports.DEVICE_SOURCES)
     device = []
-    for obj, source, hot_name in hal_exports.DEVICE_SOURCES:
+    for obj, source, hot_name in device_sources:
         denv = henv.Clone()
         denv.Append(CCFLAGS=[*iree_build.hot_cflags(renv["PROFILE"], hot_name),
                              "-include", features[0].path])
         device += denv.Object(f"{idir}/{obj}", str(src / source))
         denv.Depends(device[-1], [features, runtime_libs])
-    return [*module, *device]
+    return [*modules, *device]
 
 
 def _writer(make):

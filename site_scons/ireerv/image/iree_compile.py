@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ireerv.boards import Board
 from ireerv.boards.board import LIBRARY_FLAG
+from ireerv.image import inline_hal
 from ireerv.paths import PROJECT_ROOT
 from ireerv.util import fixed_layout
 
@@ -39,11 +40,13 @@ NO_DEBUG_TABLES = "--iree-llvmcpu-debug-symbols=false"
 
 
 def flags(board: Board, harts: int = 1, profile: str = "release",
-          library: str | None = None) -> list[str]:
+          library: str | None = None, hal: str = inline_hal.DEFAULT) -> list[str]:
     """Every flag but the file names: the build's fixed ones, then the board's target;
-    `library` (project-relative) stands in for the board's transform library."""
+    `library` (project-relative) stands in for the board's transform library; `hal`
+    is the HAL variable (inline_hal)."""
     lean = [NO_DEBUG_TABLES] if profile == "release" and harts == 1 else []
-    return [*OUTPUT_FLAGS, *lean, *board.iree_compile_flags(harts, library)]
+    execution = [inline_hal.EXECUTION_FLAG] if inline_hal.applies(harts, hal) else []
+    return [*OUTPUT_FLAGS, *execution, *lean, *board.iree_compile_flags(harts, library)]
 
 
 def library_files(flag_list: list[str]) -> list[Path]:
@@ -105,20 +108,48 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
         link.unlink(missing_ok=True)
         link.symlink_to(mlir.resolve())
         given = link.name
-    cmd = [str(compiler), SINGLE_THREADED, *(_relative_to(flag, cwd) for flag in flag_list),
-           f"--iree-llvmcpu-static-library-output-path={kernel_o.name}",
-           given, "-o", module_header.name]
+    flag_list = [_relative_to(flag, cwd) for flag in flag_list]
+    kernel_flag = f"--iree-llvmcpu-static-library-output-path={kernel_o.name}"
     try:
-        proc = run_tool(cmd, cwd=cwd)
+        if inline_hal.EXECUTION_FLAG in flag_list:
+            _compile_inline(compiler, [*flag_list, kernel_flag], given, cwd, module_header)
+        else:
+            _run_compile([str(compiler), SINGLE_THREADED, *flag_list, kernel_flag, given,
+                          "-o", module_header.name], cwd, module_header)
+    except CompileError as err:
+        # Diagnostics name the file as given on the command line: show the user's path.
+        raise CompileError(str(err).replace(given, str(mlir))) from None
     finally:
         if link is not None:
             link.unlink(missing_ok=True)
+
+
+def _run_compile(cmd: list[str], cwd: Path, module_header: Path) -> None:
+    """One iree-compile run; on failure the compile's outputs are removed."""
+    proc = run_tool(cmd, cwd=cwd)
     if proc.returncode != 0:
         for path in outputs(module_header):
             path.unlink(missing_ok=True)
-        # Diagnostics name the file as given on the command line: show the user's path.
-        diagnostics = proc.stderr.strip().replace(given, str(mlir))
-        raise CompileError(f"iree-compile failed on {mlir}:\n{diagnostics}")
+        raise CompileError(f"iree-compile failed on {cmd[-3]}:\n{proc.stderr.strip()}")
+
+
+def _compile_inline(compiler: Path, flag_list: list[str], given: str, cwd: Path,
+                    module_header: Path) -> None:
+    """The compile for the inline HAL in two halves, the initialisers outlined between
+    them (inline_hal); the HAL phase's output is removed afterwards."""
+    between = cwd / f"{module_header.name.removesuffix('_module.h')}_hal.mlir"
+    base = [str(compiler), SINGLE_THREADED, *flag_list]
+    try:
+        _run_compile([*base, inline_hal.STOP_AFTER, inline_hal.KEEP_LOCATIONS, given,
+                      "-o", between.name], cwd, module_header)
+        try:
+            between.write_text(inline_hal.outline_initializers(between.read_text()))
+        except inline_hal.InlineHalError as err:
+            raise CompileError(f"iree-compile's HAL phase of {given}: {err}") from None
+        _run_compile([*base, inline_hal.GO_ON, between.name, "-o", module_header.name],
+                     cwd, module_header)
+    finally:
+        between.unlink(missing_ok=True)
 
 
 def _compile_beside(compiler: Path, flag_list: list[str], mlir: Path,

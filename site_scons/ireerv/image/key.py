@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ireerv.boards import board_with_role
+from ireerv.image import inline_hal
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.softfloat import choices as softfloat
 
@@ -21,6 +22,9 @@ from ireerv.softfloat import choices as softfloat
 # written, for any shape.  Models with static shapes are compiled as they are.
 SHAPES = ("static", "dynamic")
 DEFAULT_SHAPES = "static"
+# HAL: which of IREE's HALs an IREE image on one hart uses (inline_hal).
+HAL = inline_hal.MODELS
+DEFAULT_HAL = inline_hal.DEFAULT
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TOOLCHAIN", "debian", _named, per_table=True, env_key="TOOLCHAIN_KIND"),
     Setting("HARTS", "1", lambda v: f"-h{v}"),
     Setting("SHAPES", DEFAULT_SHAPES, _named),
+    Setting("HAL", DEFAULT_HAL, lambda v: f"-hal-{v}"),
     Setting("PROFILE", "release", _named),
     Setting("REPEAT", "2", lambda v: f"-r{v}"),
     # model: the model's tuning file for the board (`scons tune`), where it has one.

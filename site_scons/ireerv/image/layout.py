@@ -7,7 +7,7 @@ import hashlib
 from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import tuning as image_tuning
-from ireerv.image.key import DEFAULT_SHAPES, ImageKey, env_values
+from ireerv.image.key import DEFAULT_HAL, DEFAULT_SHAPES, ImageKey, env_values
 from ireerv.paths import BUILD
 
 
@@ -39,10 +39,14 @@ def specializes(model: Model, runtime: str, shapes: str) -> bool:
 
 def image_key(env, board: Board, model: Model, size: int | None, runtime: str, harts: int,
               model_arg: str = "", tuning: str | None = None) -> ImageKey:
-    """The key of an image built in `env` (SHAPES and TUNING count only where they apply)."""
+    """The key of an image built in `env` (SHAPES, HAL and TUNING count only where they
+    apply)."""
     shapes = env.get("SHAPES", DEFAULT_SHAPES)
     if runtime != "iree" or not model.is_dynamic:
         shapes = DEFAULT_SHAPES
+    hal = env.get("HAL", DEFAULT_HAL)
+    if runtime != "iree" or harts != 1:
+        hal = DEFAULT_HAL
     tuning = tuning or env.get("TUNING", image_tuning.TUNED)
     if runtime != "iree" or image_tuning.spec_path(model_arg or model.name, board.name) is None:
         tuning = image_tuning.TUNED
@@ -50,7 +54,8 @@ def image_key(env, board: Board, model: Model, size: int | None, runtime: str, h
         model=model_arg or model.name, variant=model.variant(size), board=board.name,
         placement=board.placement_name, size=model.resolve_size(size),
         default_size=model.resolve_size(None),
-        values=env_values(env, RUNTIME=runtime, HARTS=harts, SHAPES=shapes, TUNING=tuning))
+        values=env_values(env, RUNTIME=runtime, HARTS=harts, SHAPES=shapes, HAL=hal,
+                          TUNING=tuning))
 
 
 def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:

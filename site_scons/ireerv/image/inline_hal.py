@@ -1,0 +1,76 @@
+"""IREE's inline HAL: a program that calls its kernels itself, for images on one hart.
+
+With `--iree-execution-model=inline-dynamic` the compiled program imports two small
+modules instead of the HAL module: hal_inline (buffers and buffer views) and hal_loader
+(loads the statically linked kernels and calls them).  No device, no command buffers,
+no fences: the 4x4 matmul's call makes 9 calls into them instead of 14 into the HAL
+module, and start-up resolves 8 imports instead of 17.  The full HAL stays for images
+on several harts, whose tuning and hart plans were measured with it.
+
+The pinned compiler cannot inline the loader's operations (its dialects have no
+inliner interface), so combining the program's initialisers fails ("failed to inline
+into combined initializer").  The compile therefore stops after the HAL phase, each
+initialiser's body becomes a private function the initialiser calls (outline), and
+the compile goes on from there: calls stay calls, the program is otherwise the same.
+"""
+
+from __future__ import annotations
+
+import re
+
+EXECUTION_FLAG = "--iree-execution-model=inline-dynamic"
+MODELS = ("inline", "full")  # the HAL variable's values
+DEFAULT = "inline"
+# The compile's two halves: up to and including the HAL phase, then the rest.
+STOP_AFTER = "--compile-to=hal"
+GO_ON = "--compile-from=hal"
+KEEP_LOCATIONS = "--mlir-print-debuginfo"  # the second half names the model's lines
+# The modules' sources in the IREE tree, compiled with each image (object, source).
+MODULE_SOURCES = (
+    ("hal_inline_module.o", "runtime/src/iree/modules/hal/inline/module.c"),
+    ("hal_loader_module.o", "runtime/src/iree/modules/hal/loader/module.c"),
+)
+_FUNCTION_PREFIX = "__ireerv_initializer_"
+
+# A module-level initialiser, its body and its closing brace's location (if printed).
+_INITIALIZER = re.compile(r"^  util\.initializer \{\n(.*?)^  \}( loc\(.*\))?\n", re.S | re.M)
+_STORE = re.compile(r"util\.global\.store [^,]+, (@[\w$.-]+)")
+
+
+class InlineHalError(Exception):
+    """The program after the HAL phase is not in the form the outlining expects."""
+
+
+def applies(harts: int, hal: str) -> bool:
+    """Whether an image is compiled for the inline HAL: asked for, on one hart."""
+    return hal == "inline" and harts == 1
+
+
+def outline_initializers(text: str) -> str:
+    """The HAL phase's output with each module-level initialiser's body moved into a
+    private function that the initialiser calls; globals those bodies store to become
+    mutable (only an initialiser may store to an immutable one)."""
+    count = 0
+    stored: set[str] = set()
+
+    def outline(match: re.Match[str]) -> str:
+        nonlocal count
+        name = f"@{_FUNCTION_PREFIX}{count}"
+        count += 1
+        stored.update(_STORE.findall(match.group(1)))
+        return (f"  util.initializer {{\n    util.call {name}() : () -> ()\n"
+                f"    util.return\n  }}\n  util.func private {name}() {{\n"
+                f"{match.group(1)}  }}{match.group(2) or ''}\n")
+
+    result = _INITIALIZER.sub(outline, text)
+    if len(re.findall(r"^\s*util\.initializer\b", text, re.M)) != count:
+        raise InlineHalError("an initialiser of the program is not in the expected form")
+    for name in sorted(stored):
+        declaration = re.compile(rf"^(  util\.global private) ({re.escape(name)}\b)", re.M)
+        result, found = declaration.subn(r"\1 mutable \2", result)
+        if not found and not re.search(rf"^  util\.global private mutable {re.escape(name)}\b",
+                                       result, re.M):
+            raise InlineHalError(f"the global {name} an initialiser stores is not declared")
+        result = result.replace(f"util.global.load immutable {name} ",
+                                f"util.global.load {name} ")
+    return result

@@ -1,0 +1,86 @@
+"""The compile for IREE's inline HAL: initialisers outlined between its two halves."""
+
+from __future__ import annotations
+
+import pytest
+
+from ireerv import boards
+from ireerv.image import inline_hal, iree_compile
+
+# What the pinned compiler's HAL phase writes for a one-dispatch program (shortened).
+HAL_PHASE = """module {
+  util.global private @__device_0 = #hal.device.target<"local"> : !hal.device
+  util.global private @m_dispatch_0 : !hal.executable
+  util.global private mutable @counter : i32
+  util.initializer {
+    %ok = hal_loader.executable.query_support format("static") : i1
+    cf.cond_br %ok, ^bb1, ^bb2
+  ^bb1:  // pred: ^bb0
+    %exe = hal_loader.executable.load format("static") data(%static) : !hal.executable
+    util.global.store %exe, @m_dispatch_0 : !hal.executable
+    util.return
+  ^bb2:  // pred: ^bb0
+    util.return
+  }
+  util.func public @main() {
+    %exe = util.global.load immutable @m_dispatch_0 : !hal.executable
+    util.return
+  }
+}
+"""
+OUTLINED = """module {
+  util.global private @__device_0 = #hal.device.target<"local"> : !hal.device
+  util.global private mutable @m_dispatch_0 : !hal.executable
+  util.global private mutable @counter : i32
+  util.initializer {
+    util.call @__ireerv_initializer_0() : () -> ()
+    util.return
+  }
+  util.func private @__ireerv_initializer_0() {
+    %ok = hal_loader.executable.query_support format("static") : i1
+    cf.cond_br %ok, ^bb1, ^bb2
+  ^bb1:  // pred: ^bb0
+    %exe = hal_loader.executable.load format("static") data(%static) : !hal.executable
+    util.global.store %exe, @m_dispatch_0 : !hal.executable
+    util.return
+  ^bb2:  // pred: ^bb0
+    util.return
+  }
+  util.func public @main() {
+    %exe = util.global.load @m_dispatch_0 : !hal.executable
+    util.return
+  }
+}
+"""
+
+
+def test_each_initializer_becomes_a_call_of_its_body() -> None:
+    assert inline_hal.outline_initializers(HAL_PHASE) == OUTLINED
+
+
+def test_several_initializers_keep_their_order() -> None:
+    second = HAL_PHASE.replace("  util.func public", "  util.initializer {\n"
+                               "    util.global.store %c, @counter : i32\n"
+                               "    util.return\n  }\n  util.func public", 1)
+    text = inline_hal.outline_initializers(second)
+    assert text.index("@__ireerv_initializer_0()") < text.index("@__ireerv_initializer_1()")
+    assert "util.global private mutable @counter" in text  # already mutable: unchanged
+
+
+def test_an_initializer_in_another_form_is_an_error() -> None:
+    odd = HAL_PHASE.replace("  util.initializer {", "  util.initializer attributes {} {")
+    with pytest.raises(inline_hal.InlineHalError, match="expected form"):
+        inline_hal.outline_initializers(odd)
+
+
+def test_inline_only_on_one_hart() -> None:
+    assert inline_hal.applies(1, "inline")
+    assert not inline_hal.applies(4, "inline")
+    assert not inline_hal.applies(1, "full")
+
+
+def test_flags_ask_for_the_inline_execution_model_only_where_it_applies() -> None:
+    board = boards.load_board("cluster4")
+    assert inline_hal.EXECUTION_FLAG in iree_compile.flags(board, 1)
+    assert inline_hal.EXECUTION_FLAG not in iree_compile.flags(board, 1, hal="full")
+    assert inline_hal.EXECUTION_FLAG not in iree_compile.flags(board, 4)
