@@ -37,7 +37,10 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs, inline: bool) -
     if inline:
         modules = []
         for obj, source in inline_hal.MODULE_SOURCES:
-            modules += henv.Object(f"{idir}/{obj}", str(src / source))
+            ienv = henv.Clone()
+            hot_name = source.removeprefix("runtime/src/iree/")
+            ienv.Append(CCFLAGS=iree_build.hot_cflags(renv["PROFILE"], hot_name))
+            modules += ienv.Object(f"{idir}/{obj}", str(src / source))
         henv.Depends(modules, runtime_libs)
         device_sources = [s for s in hal_exports.DEVICE_SOURCES if s[0] == "allocator_heap.o"]
     else:
