@@ -84,3 +84,14 @@ def test_flags_ask_for_the_inline_execution_model_only_where_it_applies() -> Non
     assert inline_hal.EXECUTION_FLAG in iree_compile.flags(board, 1)
     assert inline_hal.EXECUTION_FLAG not in iree_compile.flags(board, 1, hal="full")
     assert inline_hal.EXECUTION_FLAG not in iree_compile.flags(board, 4)
+
+
+def test_located_initializers_end_at_their_own_brace() -> None:
+    """With locations printed each closing brace carries one: the body ends at its own line."""
+    located = HAL_PHASE.replace("    util.return\n  }\n  util.func public",
+                                '    util.return\n  } loc("m.mlir":1:1)\n'
+                                '  util.initializer {\n    util.return\n  } loc("m.mlir":2:1)\n'
+                                "  util.func public")
+    text = inline_hal.outline_initializers(located)
+    assert text.count("util.call @__ireerv_initializer_") == 2
+    assert '  } loc("m.mlir":2:1)\n  util.func public' in text

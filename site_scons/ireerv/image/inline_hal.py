@@ -33,7 +33,7 @@ MODULE_SOURCES = (
 _FUNCTION_PREFIX = "__ireerv_initializer_"
 
 # A module-level initialiser, its body and its closing brace's location (if printed).
-_INITIALIZER = re.compile(r"^  util\.initializer \{\n(.*?)^  \}( loc\(.*\))?\n", re.S | re.M)
+_INITIALIZER = re.compile(r"^  util\.initializer \{\n(.*?)^  \}( loc\([^\n]*\))?\n", re.S | re.M)
 _STORE = re.compile(r"util\.global\.store [^,]+, (@[\w$.-]+)")
 
 
