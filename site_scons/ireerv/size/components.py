@@ -4,14 +4,15 @@ Object names come from the image build: the kernel and the control program
 are the files iree-compile's outputs compile to, the BSP lives under
 build/<board>/bsp/, and the runner (with its parallel dispatcher) and model
 data are the application; hal_module.o and sync_device.o are IREE's HAL
-module and device, built per image.
+module and device, and hal_inline_module.o and hal_loader_module.o its inline
+HAL's two modules, built per image.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.image import hal_exports
+from ireerv.image import hal_exports, inline_hal
 from ireerv.paths import PROJECT_ROOT
 from ireerv.size import lto_map
 from ireerv.size.analysis import analyze
@@ -35,6 +36,9 @@ def rules() -> list[ComponentRule]:
         # IREE's HAL module compiled per image with the program's imports alone
         # (image/hal_exports.py); the runtime library's copy is not linked.
         ComponentRule("HAL module", path=("*/hal_module.o",)),
+        # The inline HAL's modules (image/inline_hal.py), in its place on one hart.
+        ComponentRule("inline HAL modules", path=tuple(f"*/{obj}" for obj, _ in
+                                                       inline_hal.MODULE_SOURCES)),
         # The local-sync device and its command buffers, compiled per image without
         # the operations its program cannot reach (the same module).
         ComponentRule("HAL device", path=tuple(f"*/{obj}" for obj, _, _ in
