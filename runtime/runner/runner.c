@@ -310,7 +310,13 @@ typedef struct runner_state_t {
   iree_vm_ref_t* inputs;     // runner_model.input_count buffer views
   iree_vm_ref_t* arguments;  // a call's own references to them
   iree_vm_ref_t* results;    // result_count: the last call's
+  iree_vm_stack_t* stack;    // every call's: empty between calls
 } runner_state_t;
+
+// Storage of the VM stack: initialised by iree_vm_stack_initialize as far as
+// used (clearing all of it would cost 8 KiB of stores).
+static iree_alignas(iree_max_align_t) uint8_t
+    stack_storage[IREE_VM_STACK_DEFAULT_SIZE];
 
 // The number of values of a calling-convention fragment that holds only
 // references ("rr"); anything else is not a function of buffer views.
@@ -372,7 +378,13 @@ static iree_status_t start(runner_state_t* state) {
       (void**)&state->inputs));
   state->arguments = state->inputs + argument_count;
   state->results = state->arguments + argument_count;
-  return iree_ok_status();
+  // One stack for every call (empty between calls): the module states it
+  // looked up stay known to it.
+  return iree_vm_stack_initialize(
+      iree_make_byte_span(stack_storage, sizeof(stack_storage)),
+      IREE_VM_INVOCATION_FLAG_NONE,
+      iree_vm_context_state_resolver(state->context), state->host_allocator,
+      &state->stack);
 }
 
 // Set by the build for images whose board placement stages constants (they
@@ -442,10 +454,6 @@ static iree_status_t print_outputs(runner_state_t* state) {
   return iree_ok_status();
 }
 
-// Storage of the VM stack: initialised by iree_vm_stack_initialize as far as
-// used (clearing all of it on every call would cost 8 KiB of stores).
-static iree_alignas(iree_max_align_t) uint8_t
-    stack_storage[IREE_VM_STACK_DEFAULT_SIZE];
 
 static iree_status_t invoke(runner_state_t* state) {
   const iree_host_size_t argument_count = runner_model.input_count;
@@ -455,27 +463,18 @@ static iree_status_t invoke(runner_state_t* state) {
   for (iree_host_size_t i = 0; i < state->result_count; ++i) {
     iree_vm_ref_release(&state->results[i]);  // the call writes fresh ones
   }
-  iree_vm_stack_t* stack = NULL;
-  iree_status_t status = iree_vm_stack_initialize(
-      iree_make_byte_span(stack_storage, sizeof(stack_storage)),
-      IREE_VM_INVOCATION_FLAG_NONE,
-      iree_vm_context_state_resolver(state->context), state->host_allocator,
-      &stack);
-  if (iree_status_is_ok(status)) {
-    const iree_vm_function_call_t call = {
-        .function = state->function,
-        .arguments = iree_make_byte_span(
-            state->arguments, argument_count * sizeof(iree_vm_ref_t)),
-        .results = iree_make_byte_span(
-            state->results, state->result_count * sizeof(iree_vm_ref_t)),
-    };
-    iree_vm_module_t* module = state->function.module;
-    status = module->begin_call(module->self, stack, call);
-    if (iree_status_is_deferred(status)) {  // the program never waits
-      status = iree_make_status(IREE_STATUS_FAILED_PRECONDITION,
-                                "the program waited on a synchronous device");
-    }
-    iree_vm_stack_deinitialize(stack);
+  const iree_vm_function_call_t call = {
+      .function = state->function,
+      .arguments = iree_make_byte_span(state->arguments,
+                                       argument_count * sizeof(iree_vm_ref_t)),
+      .results = iree_make_byte_span(
+          state->results, state->result_count * sizeof(iree_vm_ref_t)),
+  };
+  iree_vm_module_t* module = state->function.module;
+  iree_status_t status = module->begin_call(module->self, state->stack, call);
+  if (iree_status_is_deferred(status)) {  // the program never waits
+    status = iree_make_status(IREE_STATUS_FAILED_PRECONDITION,
+                              "the program waited on a synchronous device");
   }
   for (iree_host_size_t i = 0; i < argument_count; ++i) {
     iree_vm_ref_release(&state->arguments[i]);
@@ -514,6 +513,7 @@ static void stop(runner_state_t* state) {
     }
     iree_allocator_free(state->host_allocator, state->inputs);
   }
+  if (state->stack) iree_vm_stack_deinitialize(state->stack);
   iree_vm_context_release(state->context);
   release_hal(&state->hal);
   iree_vm_instance_release(state->instance);
