@@ -114,3 +114,14 @@ def test_name_hash_reads_length_and_six_bytes() -> None:
     for byte in b"abbabc":
         expected = ((expected ^ byte) * 16777619) & 0xFFFFFFFF
     assert value == expected ^ (expected >> 16)
+
+
+def test_the_inline_hals_modules_are_filtered_by_their_own_prefix() -> None:
+    header = HEADER.replace('{"other.thing", 11}', '{"hal_inline.buffer.storage", 25}')
+    assert hal_exports.imports(header, "hal_inline.") == {"buffer.storage": True}
+    inl = 'EXPORT_FN("buffer.length", f, r, I)\nEXPORT_FN("buffer.storage", g, r, r)\n'
+    kept = hal_exports.filtered(inl, {"buffer.storage": True}, "hal_inline.")
+    assert "buffer.storage" in kept and "buffer.length" not in kept
+    with pytest.raises(hal_exports.HalExportsError, match=r"hal_inline\.buffer\.wrap.*"
+                                                          r"hal_inline module"):
+        hal_exports.filtered(inl, {"buffer.wrap": True}, "hal_inline.")

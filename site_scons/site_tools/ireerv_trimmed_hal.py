@@ -36,12 +36,16 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs, inline: bool) -
     henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function", "-Wno-unused-but-set-variable"])
     if inline:
         modules = []
-        for obj, source in inline_hal.MODULE_SOURCES:
+        for obj, source, exports_inl, prefix in inline_hal.MODULE_SOURCES:
+            kept = renv.Command(f"{folder}/{exports_inl}",
+                                [module_h, str(src / "runtime/src" / exports_inl)],
+                                short_action(_write_module_exports), IMPORT_PREFIX=prefix)
+            renv.Depends(kept, hal_exports.__file__)
             ienv = henv.Clone()
             hot_name = source.removeprefix("runtime/src/iree/")
             ienv.Append(CCFLAGS=iree_build.hot_cflags(renv["PROFILE"], hot_name))
             modules += ienv.Object(f"{idir}/{obj}", str(src / source))
-        henv.Depends(modules, runtime_libs)
+            ienv.Depends(modules[-1], [kept, runtime_libs])
         device_sources = [s for s in hal_exports.DEVICE_SOURCES if s[0] == "allocator_heap.o"]
     else:
         menv = henv.Clone()
@@ -73,6 +77,8 @@ def _writer(make):
 
 _write_hal_exports = _writer(
     lambda texts, env: hal_exports.filtered(texts[1], hal_exports.imports(texts[0])))
+_write_module_exports = _writer(lambda texts, env: hal_exports.filtered(
+    texts[1], hal_exports.imports(texts[0], env["IMPORT_PREFIX"]), env["IMPORT_PREFIX"]))
 _write_table_header = _writer(lambda texts, env: hal_exports.table_header(texts[0]))
 _write_features_header = _writer(lambda texts, env: hal_exports.features_header(
     hal_exports.imports(texts[0]), env["RUNTIME_DEFINES"]))

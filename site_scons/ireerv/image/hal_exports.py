@@ -85,17 +85,19 @@ class HalExportsError(BuildError):
     """The program and the HAL module do not fit together."""
 
 
-def imports(module_header: str) -> dict[str, bool]:
-    """The program's imports from the HAL module (name without "hal.") -> required?"""
+def imports(module_header: str, prefix: str = PREFIX) -> dict[str, bool]:
+    """The program's imports from the module whose names start with `prefix` (the HAL
+    module's by default), by name without it -> required?"""
     table = _TABLE.search(module_header)
     if not table:
         raise HalExportsError("the vm-c program has no import table (<module>_imports_)")
-    return {name.removeprefix(PREFIX): kind == "REQUIRED"
-            for kind, name in _IMPORT.findall(table.group(1)) if name.startswith(PREFIX)}
+    return {name.removeprefix(prefix): kind == "REQUIRED"
+            for kind, name in _IMPORT.findall(table.group(1)) if name.startswith(prefix)}
 
 
-def filtered(exports_inl: str, wanted: dict[str, bool]) -> str:
-    """exports.inl with only the EXPORT_FN lines of the `wanted` functions."""
+def filtered(exports_inl: str, wanted: dict[str, bool], prefix: str = PREFIX) -> str:
+    """exports.inl with only the EXPORT_FN lines of the `wanted` functions (of the module
+    whose imports start with `prefix`)."""
     kept, exported = [], set()
     for line in exports_inl.splitlines():
         match = _EXPORT.match(line)
@@ -105,9 +107,10 @@ def filtered(exports_inl: str, wanted: dict[str, bool]) -> str:
                 kept.append(line)
     missing = sorted(n for n, required in wanted.items() if required and n not in exported)
     if missing:
-        names = ", ".join(PREFIX + n for n in missing)
-        raise HalExportsError(f"the program imports {names}, which the pinned IREE's HAL "
-                              "module does not export: compiler and runtime do not match")
+        names = ", ".join(prefix + n for n in missing)
+        raise HalExportsError(f"the program imports {names}, which the pinned IREE's "
+                              f"{prefix.rstrip('.')} module does not export: compiler and "
+                              "runtime do not match")
     header = ("// Generated from IREE's exports.inl: only the functions this image's program "
               "imports.\n// clang-format off\n")
     return header + "".join(line + "\n" for line in kept)

@@ -26,10 +26,14 @@ DEFAULT = "inline"
 STOP_AFTER = "--compile-to=hal"
 GO_ON = "--compile-from=hal"
 KEEP_LOCATIONS = "--mlir-print-debuginfo"  # the second half names the model's lines
-# The modules' sources in the IREE tree, compiled with each image (object, source).
+# The modules compiled with each image, each registering only the functions the program
+# imports (as image/hal_exports.py does for the HAL module): (object, source in the
+# IREE tree, its export list as the source includes it, the module's import prefix).
 MODULE_SOURCES = (
-    ("hal_inline_module.o", "runtime/src/iree/modules/hal/inline/module.c"),
-    ("hal_loader_module.o", "runtime/src/iree/modules/hal/loader/module.c"),
+    ("hal_inline_module.o", "runtime/src/iree/modules/hal/inline/module.c",
+     "iree/modules/hal/inline/exports.inl", "hal_inline."),
+    ("hal_loader_module.o", "runtime/src/iree/modules/hal/loader/module.c",
+     "iree/modules/hal/loader/exports.inl", "hal_loader."),
 )
 _FUNCTION_PREFIX = "__ireerv_initializer_"
 

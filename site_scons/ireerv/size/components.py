@@ -37,7 +37,7 @@ def rules() -> list[ComponentRule]:
         # (image/hal_exports.py); the runtime library's copy is not linked.
         ComponentRule("HAL module", path=("*/hal_module.o",)),
         # The inline HAL's modules (image/inline_hal.py), in its place on one hart.
-        ComponentRule("inline HAL modules", path=tuple(f"*/{obj}" for obj, _ in
+        ComponentRule("inline HAL modules", path=tuple(f"*/{source[0]}" for source in
                                                        inline_hal.MODULE_SOURCES)),
         # The local-sync device and its command buffers, compiled per image without
         # the operations its program cannot reach (the same module).
