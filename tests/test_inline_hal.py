@@ -2,60 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from golden_files import check_golden
 
 from ireerv import boards
 from ireerv.image import inline_hal, iree_compile
 
 # What the pinned compiler's HAL phase writes for a one-dispatch program (shortened).
-HAL_PHASE = """module {
-  util.global private @__device_0 = #hal.device.target<"local"> : !hal.device
-  util.global private @m_dispatch_0 : !hal.executable
-  util.global private mutable @counter : i32
-  util.initializer {
-    %ok = hal_loader.executable.query_support format("static") : i1
-    cf.cond_br %ok, ^bb1, ^bb2
-  ^bb1:  // pred: ^bb0
-    %exe = hal_loader.executable.load format("static") data(%static) : !hal.executable
-    util.global.store %exe, @m_dispatch_0 : !hal.executable
-    util.return
-  ^bb2:  // pred: ^bb0
-    util.return
-  }
-  util.func public @main() {
-    %exe = util.global.load immutable @m_dispatch_0 : !hal.executable
-    util.return
-  }
-}
-"""
-OUTLINED = """module {
-  util.global private @__device_0 = #hal.device.target<"local"> : !hal.device
-  util.global private mutable @m_dispatch_0 : !hal.executable
-  util.global private mutable @counter : i32
-  util.initializer {
-    util.call @__ireerv_initializer_0() : () -> ()
-    util.return
-  }
-  util.func private @__ireerv_initializer_0() {
-    %ok = hal_loader.executable.query_support format("static") : i1
-    cf.cond_br %ok, ^bb1, ^bb2
-  ^bb1:  // pred: ^bb0
-    %exe = hal_loader.executable.load format("static") data(%static) : !hal.executable
-    util.global.store %exe, @m_dispatch_0 : !hal.executable
-    util.return
-  ^bb2:  // pred: ^bb0
-    util.return
-  }
-  util.func public @main() {
-    %exe = util.global.load @m_dispatch_0 : !hal.executable
-    util.return
-  }
-}
-"""
+HAL_PHASE = (Path(__file__).resolve().parent / "data/inline_hal_phase.mlir").read_text()
 
 
 def test_each_initializer_becomes_a_call_of_its_body() -> None:
-    assert inline_hal.outline_initializers(HAL_PHASE) == OUTLINED
+    check_golden("inline_hal_outlined.mlir", inline_hal.outline_initializers(HAL_PHASE))
 
 
 def test_several_initializers_keep_their_order() -> None:
