@@ -233,7 +233,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     # The board's tiles for several harts, or the tuned ones; the HAL of the image.
     renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts, benv["PROFILE"],
                                             library, hal)
-    inline = inline_hal.applies(hal)
+    inline = inline_hal.applies(harts, hal)
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     step = formats.model_format(model.format).import_step
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
