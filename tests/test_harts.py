@@ -73,7 +73,7 @@ def test_run_record_keeps_the_hart_count() -> None:
 
 
 def test_several_harts_use_the_boards_harts_library() -> None:
-    from ireerv.image import inline_hal, iree_compile
+    from ireerv.image import iree_compile
 
     board = load_board("cluster4")
     one, four = iree_compile.flags(board, 1), iree_compile.flags(board, 4)
@@ -81,9 +81,6 @@ def test_several_harts_use_the_boards_harts_library() -> None:
     assert any(f.endswith("bsp/common/iree-tiles-harts.mlir") for f in four)
     # One hart drops the kernels' export names, which several harts look their slices up by.
     assert iree_compile.NO_DEBUG_TABLES in one and iree_compile.NO_DEBUG_TABLES not in four
-    # One hart calls its kernels through the inline HAL; several share them through the device.
-    assert inline_hal.EXECUTION_FLAG in one and inline_hal.EXECUTION_FLAG not in four
-    assert ([f for f in one if "tiles" not in f
-             and f not in (iree_compile.NO_DEBUG_TABLES, inline_hal.EXECUTION_FLAG)]
+    assert ([f for f in one if "tiles" not in f and f != iree_compile.NO_DEBUG_TABLES]
             == [f for f in four if "tiles" not in f])
     assert iree_compile.NO_DEBUG_TABLES not in iree_compile.flags(board, 1, "debug")

@@ -33,17 +33,11 @@ def test_an_initializer_in_another_form_is_an_error() -> None:
         inline_hal.outline_initializers(odd)
 
 
-def test_inline_only_on_one_hart() -> None:
-    assert inline_hal.applies(1, "inline")
-    assert not inline_hal.applies(4, "inline")
-    assert not inline_hal.applies(1, "full")
-
-
-def test_flags_ask_for_the_inline_execution_model_only_where_it_applies() -> None:
+def test_flags_ask_for_the_inline_execution_model_unless_the_full_hal_is_asked_for() -> None:
     board = boards.load_board("cluster4")
     assert inline_hal.EXECUTION_FLAG in iree_compile.flags(board, 1)
+    assert inline_hal.EXECUTION_FLAG in iree_compile.flags(board, 4)
     assert inline_hal.EXECUTION_FLAG not in iree_compile.flags(board, 1, hal="full")
-    assert inline_hal.EXECUTION_FLAG not in iree_compile.flags(board, 4)
 
 
 def test_located_initializers_end_at_their_own_brace() -> None:

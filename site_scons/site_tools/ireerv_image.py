@@ -233,7 +233,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     # The board's tiles for several harts, or the tuned ones; the HAL of the image.
     renv["IREE_FLAGS"] = iree_compile.flags(benv["BOARD_SPEC"], harts, benv["PROFILE"],
                                             library, hal)
-    inline = inline_hal.applies(harts, hal)
+    inline = inline_hal.applies(hal)
     module = model.vm_module or iree_compile.module_name(model.mlir.read_text())
     step = formats.model_format(model.format).import_step
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
@@ -286,6 +286,8 @@ def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
                           short_action(_write_hart_local_check),
                           SOFTFLOAT_COUNT=len(softfloat))
     renv.Depends(header, [hart_local.__file__, hart_slices.__file__])  # the rules themselves
+    # The flags the check compiles with: the kernel object alone may not change with them.
+    renv.Depends(header, renv.Value(" ".join(renv["IREE_FLAGS"])))
     return header
 
 
@@ -299,10 +301,11 @@ def _write_hart_local_check(target, source, env):
         entries = slices = None
         if any(c.reason is None for c in checks.values()):
             compiler, mlir = _iree_compile_path(env), Path(str(source[0]))
-            sources = iree_compile.executable_sources(compiler, env["IREE_FLAGS"], mlir)
+            flags = inline_hal.phases_flags(env["IREE_FLAGS"])
+            sources = iree_compile.executable_sources(compiler, flags, mlir)
             entries = hart_local.entry_bindings(sources)
             slices = hart_slices.entry_slices(iree_compile.distributed_ir(
-                compiler, env["IREE_FLAGS"], mlir, hart_slices.PASS))
+                compiler, flags, mlir, hart_slices.PASS))
     except (hart_local.HartLocalError, iree_compile.CompileError, FetchError) as err:
         build_error(err)
     Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries, slices, checks))

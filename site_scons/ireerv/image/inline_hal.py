@@ -1,12 +1,12 @@
-"""IREE's inline HAL: a program that calls its kernels itself, for images on one hart.
+"""IREE's inline HAL: a program that calls its kernels itself.
 
 With `--iree-execution-model=inline-dynamic` the compiled program imports two small
 modules instead of the HAL module: hal_inline (buffers and buffer views) and hal_loader
 (loads the statically linked kernels and calls them).  No device, no command buffers,
 no fences: the 4x4 matmul's call makes 9 calls into them instead of 14 into the HAL
-module, and start-up resolves 8 imports instead of 17.  The full HAL stays for images
-on several harts: through the inline HAL their harts lost the speed of working from their
-own scratchpads (qmatmul64 on 4 harts: 1,263,375 cycles a call, against 803,956).
+module, and start-up resolves 8 imports instead of 17.  Several harts share a dispatch
+as with the full HAL: both call the kernels through the same local executable, whose
+dispatch hook the runner sets (runtime/runner/parallel.c).  HAL=full keeps the device.
 
 The pinned compiler cannot inline the loader's operations (its dialects have no
 inliner interface), so combining the program's initialisers fails ("failed to inline
@@ -46,9 +46,16 @@ class InlineHalError(Exception):
     """The program after the HAL phase is not in the form the outlining expects."""
 
 
-def applies(harts: int, hal: str) -> bool:
-    """Whether an image is compiled for the inline HAL: asked for, on one hart."""
-    return hal == "inline" and harts == 1
+def applies(hal: str) -> bool:
+    """Whether an image is compiled for the inline HAL (the HAL variable's value)."""
+    return hal == "inline"
+
+
+def phases_flags(flag_list: list[str]) -> list[str]:
+    """The flags for stopping iree-compile at a phase before the HAL's (executable sources,
+    the dispatches' IR): without the inline execution model, whose pipeline does not stop
+    there and would write the static library.  The kernels are the same either way."""
+    return [flag for flag in flag_list if flag != EXECUTION_FLAG]
 
 
 def outline_initializers(text: str) -> str:

@@ -45,7 +45,7 @@ def flags(board: Board, harts: int = 1, profile: str = "release",
     `library` (project-relative) stands in for the board's transform library; `hal`
     is the HAL variable (inline_hal)."""
     lean = [NO_DEBUG_TABLES] if profile == "release" and harts == 1 else []
-    execution = [inline_hal.EXECUTION_FLAG] if inline_hal.applies(harts, hal) else []
+    execution = [inline_hal.EXECUTION_FLAG] if inline_hal.applies(hal) else []
     return [*OUTPUT_FLAGS, *execution, *lean, *board.iree_compile_flags(harts, library)]
 
 

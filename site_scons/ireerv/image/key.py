@@ -22,7 +22,7 @@ from ireerv.softfloat import choices as softfloat
 # written, for any shape.  Models with static shapes are compiled as they are.
 SHAPES = ("static", "dynamic")
 DEFAULT_SHAPES = "static"
-# HAL: which of IREE's HALs an IREE image on one hart uses (inline_hal).
+# HAL: which of IREE's HALs an IREE image uses (inline_hal).
 HAL = inline_hal.MODELS
 DEFAULT_HAL = inline_hal.DEFAULT
 

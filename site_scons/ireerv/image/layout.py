@@ -45,7 +45,7 @@ def image_key(env, board: Board, model: Model, size: int | None, runtime: str, h
     if runtime != "iree" or not model.is_dynamic:
         shapes = DEFAULT_SHAPES
     hal = env.get("HAL", DEFAULT_HAL)
-    if runtime != "iree" or harts != 1:
+    if runtime != "iree":
         hal = DEFAULT_HAL
     tuning = tuning or env.get("TUNING", image_tuning.TUNED)
     if runtime != "iree" or image_tuning.spec_path(model_arg or model.name, board.name) is None:
