@@ -20,38 +20,19 @@ from ireerv.util.scons import build_error, short_action
 def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs, inline: bool) -> list:
     src = renv.GetFetcher().path("iree")
     folder = f"{idir}/hal_exports"
-    inl = renv.Command(f"{folder}/{hal_exports.INCLUDE_PATH}",
-                       [module_h, str(src / "runtime/src" / hal_exports.INCLUDE_PATH)],
-                       short_action(_write_hal_exports))
     features = renv.Command(f"{folder}/{hal_exports.FEATURES_HEADER}", module_h,
                             short_action(_write_features_header),
                             RUNTIME_DEFINES=iree_build.runtime_only_defines())
-    table = renv.Command(f"{folder}/{hal_exports.TABLE_HEADER}", inl,
-                         short_action(_write_table_header))
-    renv.Depends([inl, features, table], hal_exports.__file__)
-    renv.Depends(features, str(iree_build.CONFIG_FILE))  # the runtime's own defines
+    renv.Depends(features, [hal_exports.__file__, str(iree_build.CONFIG_FILE)])
     henv = renv.Clone()
     henv.Prepend(CPPPATH=[folder])  # -I: searched before the IREE tree's -isystem
     # As the runtime builds it (runtime/config.toml [target] cflags, IREE's warnings).
     henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function", "-Wno-unused-but-set-variable"])
     if inline:
-        modules = []
-        for obj, source, exports_inl, prefix in inline_hal.MODULE_SOURCES:
-            kept = renv.Command(f"{folder}/{exports_inl}",
-                                [module_h, str(src / "runtime/src" / exports_inl)],
-                                short_action(_write_module_exports), IMPORT_PREFIX=prefix)
-            renv.Depends(kept, hal_exports.__file__)
-            ienv = henv.Clone()
-            hot_name = source.removeprefix("runtime/src/iree/")
-            ienv.Append(CCFLAGS=iree_build.hot_cflags(renv["PROFILE"], hot_name))
-            modules += ienv.Object(f"{idir}/{obj}", str(src / source))
-            ienv.Depends(modules[-1], [kept, runtime_libs])
+        modules = _inline_modules(henv, src, folder, idir, module_h, runtime_libs)
         device_sources = [s for s in hal_exports.DEVICE_SOURCES if s[0] == "allocator_heap.o"]
     else:
-        menv = henv.Clone()
-        menv.Append(CCFLAGS=["-include", table[0].path, "-include", features[0].path])
-        modules = menv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
-        menv.Depends(modules, [inl, table, features, runtime_libs])
+        modules = _hal_module(henv, src, folder, idir, module_h, [features, runtime_libs])
         device_sources = list(hal_exports.DEVICE_SOURCES)
     device = []
     for obj, source, hot_name in device_sources:
@@ -61,6 +42,37 @@ def trimmed_hal_objects(renv, idir: str, module_h, runtime_libs, inline: bool) -
         device += denv.Object(f"{idir}/{obj}", str(src / source))
         denv.Depends(device[-1], [features, runtime_libs])
     return [*modules, *device]
+
+
+def _hal_module(henv, src, folder: str, idir: str, module_h, deps: list) -> list:
+    """The HAL module with the program's imports alone and a hash table over their names."""
+    inl = henv.Command(f"{folder}/{hal_exports.INCLUDE_PATH}",
+                       [module_h, str(src / "runtime/src" / hal_exports.INCLUDE_PATH)],
+                       short_action(_write_hal_exports))
+    table = henv.Command(f"{folder}/{hal_exports.TABLE_HEADER}", inl,
+                         short_action(_write_table_header))
+    henv.Depends([inl, table], hal_exports.__file__)
+    menv = henv.Clone()
+    menv.Append(CCFLAGS=["-include", table[0].path, "-include", deps[0][0].path])
+    module = menv.Object(f"{idir}/hal_module.o", str(src / hal_exports.MODULE_SOURCE))
+    menv.Depends(module, [inl, table, *deps])
+    return module
+
+
+def _inline_modules(henv, src, folder: str, idir: str, module_h, runtime_libs) -> list:
+    """The inline HAL's two modules, each with the program's imports from it alone."""
+    modules = []
+    for obj, source, exports_inl, prefix in inline_hal.MODULE_SOURCES:
+        kept = henv.Command(f"{folder}/{exports_inl}",
+                            [module_h, str(src / "runtime/src" / exports_inl)],
+                            short_action(_write_module_exports), IMPORT_PREFIX=prefix)
+        henv.Depends(kept, hal_exports.__file__)
+        ienv = henv.Clone()
+        hot_name = source.removeprefix("runtime/src/iree/")
+        ienv.Append(CCFLAGS=iree_build.hot_cflags(henv["PROFILE"], hot_name))
+        modules += ienv.Object(f"{idir}/{obj}", str(src / source))
+        ienv.Depends(modules[-1], [kept, runtime_libs])
+    return modules
 
 
 def _writer(make):

@@ -36,7 +36,7 @@ def rules() -> list[ComponentRule]:
         # IREE's HAL module compiled per image with the program's imports alone
         # (image/hal_exports.py); the runtime library's copy is not linked.
         ComponentRule("HAL module", path=("*/hal_module.o",)),
-        # The inline HAL's modules (image/inline_hal.py), in its place on one hart.
+        # The inline HAL's modules (image/inline_hal.py), in the HAL module's place.
         ComponentRule("inline HAL modules", path=tuple(f"*/{source[0]}" for source in
                                                        inline_hal.MODULE_SOURCES)),
         # The local-sync device and its command buffers, compiled per image without
