@@ -39,14 +39,18 @@ strides = [1, 1] : tensor<64x64xi32> -> !iree_tensor_ext.dispatch.tensor<writeon
 """
 
 
+B_WHOLE = Slice(1, 0, (0, 0, 0), 4096)  # B: read whole, the whole subspan
+
+
 def test_row_blocks_give_each_workgroup_its_rows() -> None:
     found = hart_slices.entry_slices(MATMUL)
-    # A: 2 rows of 64 bytes per workgroup; B: read whole (no range); C: 2 rows of 256 bytes.
+    # A: 2 rows of 64 bytes per workgroup; B: all of it; C: 2 rows of 256 bytes.
     assert found == {"m_dispatch_0_matmul": EntrySlices(
-        (32, 1, 1), (Slice(0, 0, (128, 0, 0), 128), Slice(2, 0, (512, 0, 0), 512)))}
+        (32, 1, 1), (Slice(0, 0, (128, 0, 0), 128), B_WHOLE, Slice(2, 0, (512, 0, 0), 512)))}
     text = hart_local.header(None, True, {"m_dispatch_0_matmul": (3, 4)}, found)
-    assert '{"m_dispatch_0_matmul", 0x3u, 0x4u, 1, {32, 1, 1}, 0, 2}' in text
-    assert "  {0, 0, {128, 0, 0}, 128u}, \\\n  {2, 0, {512, 0, 0}, 512u}," in text
+    assert '{"m_dispatch_0_matmul", 0x3u, 0x4u, 1, {32, 1, 1}, 0, 3}' in text
+    assert ("  {0, 0, {128, 0, 0}, 128u, -1}, \\\n  {1, 0, {0, 0, 0}, 4096u, -1}, \\\n"
+            "  {2, 0, {512, 0, 0}, 512u, -1},") in text
 
 
 def test_two_mapped_dimensions_and_a_normalised_forall() -> None:
@@ -60,29 +64,69 @@ def test_two_mapped_dimensions_and_a_normalised_forall() -> None:
     entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
     assert entry.counts == (4, 32, 1)
     # A follows y only; C moves 64 bytes with x and 512 with y, and spans 2 rows of 16.
-    assert entry.slices == (Slice(0, 0, (0, 128, 0), 128), Slice(2, 0, (64, 512, 0), 320))
+    assert entry.slices == (Slice(0, 0, (0, 128, 0), 128), B_WHOLE,
+                            Slice(2, 0, (64, 512, 0), 320))
     normal = MATMUL.replace("(%arg0) = (0) to (64) step (2)", "(%arg0) in (32)")
     assert hart_slices.entry_slices(normal)["m_dispatch_0_matmul"].counts == (32, 1, 1)
 
 
-def test_anything_but_the_plain_form_is_copied_whole() -> None:
+def test_without_the_plain_form_a_subspan_is_read_whole_or_its_binding_copied() -> None:
+    moving, fixed = "moving", "whole subspan"
     cases = {
-        # An offset computed from the induction variable: not followed.
-        MATMUL.replace("%3[%arg0, 0]", "%3[%9, 0]"): [2],
+        # An offset computed from the induction variable: A read whole.
+        MATMUL.replace("%3[%arg0, 0]", "%3[%9, 0]"): [(0, fixed), (1, fixed), (2, moving)],
         # The output's shared value starts from a loaded tensor, not tensor.empty().
-        MATMUL.replace("shared_outs(%arg1 = %5)", "shared_outs(%arg1 = %4)"): [0],
-        # The subspan does not start at offset 0.
+        MATMUL.replace("shared_outs(%arg1 = %5)", "shared_outs(%arg1 = %4)"):
+            [(0, moving), (1, fixed), (2, fixed)],
+        # A subspan at an offset the IR does not give: its binding is copied whole.
         MATMUL.replace('offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<readonly',
                        'offset(%c64) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<readonly',
-                       1): [2],
+                       1): [(1, fixed), (2, moving)],
         # A dynamic slice size.
-        MATMUL.replace("%3[%arg0, 0] [2, 64]", "%3[%arg0, 0] [%s, 64]"): [2],
-        # A read-write binding.
-        MATMUL.replace("writeonly:tensor<64x64xi32>>", "readwrite:tensor<64x64xi32>>", 1): [0],
-        # A mapping IREE linearised (z:1): not followed.
-        MATMUL.replace("workgroup_mapping<x>", "workgroup_mapping<z:1>"): None,
+        MATMUL.replace("%3[%arg0, 0] [2, 64]", "%3[%arg0, 0] [%s, 64]"):
+            [(0, fixed), (1, fixed), (2, moving)],
+        # A read-write binding: copied whole.
+        MATMUL.replace("writeonly:tensor<64x64xi32>>", "readwrite:tensor<64x64xi32>>", 1):
+            [(0, moving), (1, fixed)],
+        # A mapping IREE linearised (z:1): no workgroup counts, whole subspans only.
+        MATMUL.replace("workgroup_mapping<x>", "workgroup_mapping<z:1>"):
+            [(0, fixed), (1, fixed), (2, fixed)],
     }
-    for text, bindings in cases.items():
-        found = hart_slices.entry_slices(text).get("m_dispatch_0_matmul")
-        got = None if found is None else [s.binding for s in found.slices]
-        assert got == bindings, text
+    for text, expected in cases.items():
+        found = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
+        got = [(s.binding, moving if any(s.steps) else fixed) for s in found.slices]
+        assert got == expected, text
+
+
+PUSHED = """  %p0 = hal.interface.constant.load layout(#l) ordinal(0) : i32
+  %p1 = hal.interface.constant.load layout(#l) ordinal(1) : i32
+  %i0 = arith.index_castui %p0 : i32 to index
+  %i1 = arith.index_castui %p1 : i32 to index
+  %a:2 = util.assume.int
+      %i0[<umin = 128, umax = 128, udiv = 128>, <umin = 256, umax = 256, udiv = 256>],
+      %i1<umin = 0, umax = 4096, udiv = 64>
+    : index, index
+"""
+
+
+def test_offsets_in_push_constants_count_from_their_values() -> None:
+    # IREE binds whole buffers and passes each subspan's offset as a push constant.
+    text = (MATMUL.replace("  %c0 = arith.constant 0 : index\n",
+                           "  %c0 = arith.constant 0 : index\n  %c64 = arith.constant 64 : index\n"
+                           + PUSHED)
+            .replace("binding(0) alignment(64) offset(%c0)", "binding(0) offset(%a#1)")
+            .replace("binding(1) alignment(64) offset(%c0)", "binding(1) offset(%a#0)")
+            .replace("binding(2) alignment(64) offset(%c0)", "binding(2) offset(%c64)"))
+    entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
+    assert entry.slices == (Slice(0, 0, (128, 0, 0), 128, constant=1),
+                            Slice(1, 0, (0, 0, 0), 4096, constant=0),
+                            Slice(2, 64, (512, 0, 0), 512))
+
+
+def test_a_subspan_of_another_form_leaves_its_binding_whole() -> None:
+    # Several subspans of one binding: one with an offset of unknown form spoils it.
+    text = MATMUL.replace(
+        "  %3 = ", "  %x = hal.interface.binding.subspan layout(#l) binding(1) offset(%q + 4) "
+        ": weird\n  %3 = ")
+    entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
+    assert [s.binding for s in entry.slices] == [0, 2]

@@ -54,14 +54,24 @@
 // Workgroup (x, y, z) reads or writes only the bytes [base + step . (x, y, z),
 // + length) of binding `binding` (from the compiler's distribution:
 // site_scons/ireerv/image/hart_slices.py).
+// Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of the
+// binding, base counted from push constant `constant` when that is not -1
+// (IREE binds whole buffers and passes the offsets as push constants).
 typedef struct runner_slice_t {
   uint32_t binding;
   int32_t base;
   int32_t step[3];
   uint32_t length;
+  int32_t constant;
 } runner_slice_t;
 
-#define MAX_SLICES 8  // per dispatch; bindings beyond are copied whole
+#define MAX_SLICES 16  // per dispatch; bindings beyond are copied whole
+#define MAX_RANGES (MAX_SLICES + MAX_BINDINGS)
+
+// Bytes [from, to) of a binding, copied in or written back.
+typedef struct range_t {
+  uint32_t binding, from, to;
+} range_t;
 
 // What hart 0 publishes for a dispatch besides the job record (kept apart so
 // that parallel.c's record, and the code of images whose harts run in place,
@@ -76,6 +86,24 @@ typedef struct published_t {
 static published_t published;
 static uint32_t copied[BSP_HARTS];
 
+// Read-only data (.rodata: the model's weights among it) never changes, so a
+// hart keeps what it has copied of it in a mirror at the top of its region,
+// below its stack: a later dispatch, or a later call, finds those bytes
+// there instead of copying them again over the shared path.  A map of 64-byte
+// blocks says which are there; hart h clears it the first time it runs a
+// share (scratchpads start with whatever they held), noted in
+// resident_ready[h].  Only when .rodata fits RESIDENT_LIMIT.
+extern const uint8_t __rodata_start[], __rodata_end[];
+#define RESIDENT_BLOCK 64
+#define RESIDENT_LIMIT (96 * 1024)
+#define RESIDENT_WORDS (RESIDENT_LIMIT / RESIDENT_BLOCK / 32)
+static uint32_t resident_ready[BSP_HARTS];
+
+static inline uint32_t resident_span(void) {
+  const uint32_t span = (uint32_t)(__rodata_end - __rodata_start);
+  return span <= RESIDENT_LIMIT ? span : 0;
+}
+
 typedef struct local_frame_t {
   runner_local_job_t job;
   published_t published;
@@ -85,7 +113,10 @@ typedef struct local_frame_t {
   size_t lengths[MAX_BINDINGS];
   uint8_t* shared[MAX_BINDINGS];
   uint8_t* originals[MAX_BINDINGS];
-  uint32_t from[MAX_BINDINGS], to[MAX_BINDINGS];  // the bytes copied, written
+  range_t ranges[MAX_RANGES];  // the bytes copied, written
+  uint32_t range_count;
+  uint32_t* resident_map;  // NULL: nothing kept (resident_span() is 0)
+  uint8_t* mirror;         // .rodata's bytes at the same offsets
   uint32_t constants[MAX_CONSTANTS];
   iree_alignas(64) iree_hal_executable_workgroup_state_v0_t workgroup;
 } local_frame_t;
@@ -248,54 +279,122 @@ static void write_back(uint8_t* shared, const uint32_t* work,
     write_back_zeroed(shared, work, bytes / 4);
   }
 #else
-  for (uint32_t i = 0; i < bytes / 4; ++i) {
-    const uint32_t now = work[i], diff = now ^ (original ? original[i] : 0);
-    if (!diff) continue;
-    const uint32_t mask = ((diff & 0xff) != 0) | ((diff & 0xff00) != 0) << 1 |
-                          ((diff & 0xff0000) != 0) << 2 |
-                          ((diff & 0xff000000) != 0) << 3;
-    store_bytes((uint32_t*)(shared + 4 * i), now, mask);
+  const uint32_t words = bytes / 4;
+  for (uint32_t i = 0; i < words; i += 8) {
+    const uint32_t* p = work + i;
+    const uint32_t n = words - i < 8 ? words - i : 8;
+    if (!original && n == 8) {
+      // Eight words without a zero byte (the hart's own results, mostly)
+      // go out as one block: 9 shared-path transactions instead of 16.
+      uint32_t zero_byte = 0;
+      for (unsigned k = 0; k < 8; ++k) {
+        zero_byte |= (p[k] - 0x01010101u) & ~p[k] & 0x80808080u;
+      }
+      if (!zero_byte) {
+        store_block8((uint32_t*)(shared + 4 * i), p);
+        continue;
+      }
+    }
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint32_t now = p[k], diff = now ^ (original ? original[i + k] : 0);
+      if (!diff) continue;
+      const uint32_t mask = ((diff & 0xff) != 0) | ((diff & 0xff00) != 0) << 1 |
+                            ((diff & 0xff0000) != 0) << 2 |
+                            ((diff & 0xff000000) != 0) << 3;
+      store_bytes((uint32_t*)(shared + 4 * (i + k)), now, mask);
+    }
   }
 #endif
 }
 
+// Where a slice starts: its base, plus its push constant's value.
+static int32_t slice_base(const runner_slice_t* s, const uint32_t* constants,
+                          uint32_t constant_count) {
+  if (s->constant < 0) return s->base;
+  return (uint32_t)s->constant < constant_count
+             ? s->base + (int32_t)constants[s->constant]
+             : INT32_MIN / 2;  // out of every binding: the range is empty
+}
+
 // The bytes of each binding that workgroups [begin, end) touch: the union of
-// their slices (whole words, within the binding), or all of it.  The ids are
-// stepped as the workgroup loop steps them (a divide costs up to 35 cycles).
+// each slice's over those workgroups (whole words, within the binding), and
+// all of a binding without slices.  The ids are stepped as the workgroup loop
+// steps them (a divide costs up to 35 cycles).
 static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
   const iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
-  for (unsigned i = 0; i < d->binding_count; ++i) {
-    f->from[i] = 0, f->to[i] = round_word(f->lengths[i]);
-  }
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
+  uint32_t sliced = 0;
+  f->range_count = 0;
   for (uint32_t k = 0; k < f->published.slice_count; ++k) {
     const runner_slice_t* s = &f->published.slices[k];
     if (s->binding >= d->binding_count) continue;
-    int32_t lo = INT32_MAX, hi = INT32_MIN;
-    uint32_t id[3] = {begin % d->workgroup_count_x,
-                      (begin % per_z) / d->workgroup_count_x, begin / per_z};
-    for (uint32_t w = begin; w < end; ++w) {
-      const int32_t at = s->base + s->step[0] * (int32_t)id[0] +
-                         s->step[1] * (int32_t)id[1] +
-                         s->step[2] * (int32_t)id[2];
-      if (at < lo) lo = at;
-      if (at + (int32_t)s->length > hi) hi = at + (int32_t)s->length;
-      if (++id[0] == d->workgroup_count_x) {
-        id[0] = 0;
-        if (++id[1] == d->workgroup_count_y) id[1] = 0, ++id[2];
+    sliced |= 1u << s->binding;
+    const int32_t base = slice_base(s, f->constants, d->constant_count);
+    int32_t lo = base, hi = base + (int32_t)s->length;
+    if (s->step[0] | s->step[1] | s->step[2]) {
+      lo = INT32_MAX, hi = INT32_MIN;
+      uint32_t id[3] = {begin % d->workgroup_count_x,
+                        (begin % per_z) / d->workgroup_count_x, begin / per_z};
+      for (uint32_t w = begin; w < end; ++w) {
+        const int32_t at = base + s->step[0] * (int32_t)id[0] +
+                           s->step[1] * (int32_t)id[1] +
+                           s->step[2] * (int32_t)id[2];
+        if (at < lo) lo = at;
+        if (at + (int32_t)s->length > hi) hi = at + (int32_t)s->length;
+        if (++id[0] == d->workgroup_count_x) {
+          id[0] = 0;
+          if (++id[1] == d->workgroup_count_y) id[1] = 0, ++id[2];
+        }
       }
     }
-    const int32_t bytes = (int32_t)f->to[s->binding];
+    const int32_t bytes = (int32_t)round_word(f->lengths[s->binding]);
     lo = lo < 0 ? 0 : lo & ~3;
     hi = hi > bytes ? bytes : (hi + 3) & ~3;
     if (lo < hi) {
-      f->from[s->binding] = (uint32_t)lo;
-      f->to[s->binding] = (uint32_t)hi;
+      f->ranges[f->range_count++] =
+          (range_t){s->binding, (uint32_t)lo, (uint32_t)hi};
+    }
+  }
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    if (!((sliced >> i) & 1)) {
+      f->ranges[f->range_count++] = (range_t){i, 0, round_word(f->lengths[i])};
     }
   }
 }
 
-// Lays out and fills the copies; returns false if they do not fit.
+// The read-only bindings that lie in .rodata, when the hart keeps a mirror.
+static uint32_t resident_bindings(const local_frame_t* f) {
+  uint32_t mask = 0;
+  if (!f->resident_map) return 0;
+  for (unsigned i = 0; i < f->dispatch.binding_count; ++i) {
+    const uint8_t* at = f->shared[i];
+    if (((f->job.read_only >> i) & 1) && at >= __rodata_start &&
+        at + f->lengths[i] <= __rodata_end) {
+      mask |= 1u << i;
+    }
+  }
+  return mask;
+}
+
+// Bytes [offset, + bytes) of .rodata into the mirror, those not there yet.
+static void keep_resident(local_frame_t* f, uint32_t offset, uint32_t bytes) {
+  const uint32_t span = resident_span();
+  for (uint32_t b = offset / RESIDENT_BLOCK;
+       b * RESIDENT_BLOCK < offset + bytes; ++b) {
+    const uint32_t bit = 1u << (b % 32);
+    if (f->resident_map[b / 32] & bit) continue;
+    const uint32_t at = b * RESIDENT_BLOCK;
+    const uint32_t length = at + RESIDENT_BLOCK <= span ? RESIDENT_BLOCK
+                                                        : round_word(span - at);
+    copy_in((uint32_t*)(f->mirror + at), NULL,
+            (const uint32_t*)(__rodata_start + at), length);
+    f->resident_map[b / 32] |= bit;
+  }
+}
+
+// Lays out and fills the copies; returns false if they do not fit.  A
+// binding's copy spans its ranges only, placed so that its base pointer keeps
+// the shared one's alignment to 64 bytes (what the kernels assume).
 static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
                           uint8_t** local_memory, uint32_t begin,
                           uint32_t end) {
@@ -305,26 +404,46 @@ static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
   copy_in((uint32_t*)f->lengths, NULL, (const uint32_t*)d->binding_lengths,
           4 * n);
   copy_in(f->constants, NULL, d->constants, 4 * d->constant_count);
+  share_ranges(f, begin, end);
   const uint32_t changing = ~(f->job.read_only | f->job.write_only);
+  const uint32_t resident = resident_bindings(f);
   for (unsigned i = 0; i < n; ++i) {
-    const uint32_t bytes = round_word(f->lengths[i]);
-    f->bindings[i] = free = align64(free);
-    free += bytes;
-    f->originals[i] = (changing >> i) & 1 ? free : NULL;
-    if (f->originals[i]) free += bytes;
+    if ((resident >> i) & 1) {
+      f->bindings[i] = f->mirror + (f->shared[i] - __rodata_start);
+      f->originals[i] = NULL;
+      continue;
+    }
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t k = 0; k < f->range_count; ++k) {
+      const range_t* r = &f->ranges[k];
+      if (r->binding != i) continue;
+      if (r->from < lo) lo = r->from;
+      if (r->to > hi) hi = r->to;
+    }
+    if (lo > hi) lo = hi = 0;  // nothing of it is touched
+    lo &= ~63u;
+    free = align64(free);
+    f->bindings[i] = free - lo;
+    free += hi - lo;
+    f->originals[i] = (changing >> i) & 1 ? free - lo : NULL;
+    if (f->originals[i]) free += hi - lo;
     if (free > limit) return false;
   }
   *local_memory = free = align64(free);
   if (free + f->job.local_memory_size > limit) return false;
-  share_ranges(f, begin, end);
-  for (unsigned i = 0; i < n; ++i) {
-    const uint32_t from = f->from[i], bytes = f->to[i] - from;
-    if ((f->job.write_only >> i) & 1) {
-      memset(f->bindings[i] + from, 0, bytes);
+  for (uint32_t k = 0; k < f->range_count; ++k) {
+    const range_t* r = &f->ranges[k];
+    const unsigned i = r->binding;
+    uint8_t* copy = (uint8_t*)f->bindings[i] + r->from;
+    if ((resident >> i) & 1) {
+      keep_resident(f, (uint32_t)(f->shared[i] - __rodata_start) + r->from,
+                    r->to - r->from);
+    } else if ((f->job.write_only >> i) & 1) {
+      memset(copy, 0, r->to - r->from);
     } else {
-      copy_in((uint32_t*)(f->bindings[i] + from),
-              f->originals[i] ? (uint32_t*)(f->originals[i] + from) : NULL,
-              (const uint32_t*)(f->shared[i] + from), bytes);
+      copy_in((uint32_t*)copy,
+              f->originals[i] ? (uint32_t*)(f->originals[i] + r->from) : NULL,
+              (const uint32_t*)(f->shared[i] + r->from), r->to - r->from);
     }
   }
   d->binding_ptrs = f->bindings;
@@ -362,6 +481,27 @@ static void wait_turn(const uint32_t* flag, uint32_t sequence) {
   }
 }
 
+// Sets up the hart's mirror of .rodata (resident_ready above), below `limit`.
+static void f_resident(uint8_t* base, unsigned hart, uint8_t** limit) {
+  local_frame_t* f = (local_frame_t*)base;
+  f->resident_map = NULL;
+  const uint32_t span = resident_span();
+  if (!span) return;
+  uint32_t* map = (uint32_t*)(*limit - RESIDENT_WORDS * 4);
+  // The mirror keeps .rodata's offset to 64 bytes (the kernels' alignment).
+  const uintptr_t phase = (uintptr_t)__rodata_start & 63;
+  uint8_t* mirror = (uint8_t*)((((uintptr_t)map - span) & ~(uintptr_t)63) - 64) + phase;
+  uint32_t ready;
+  copy_in(&ready, NULL, &resident_ready[hart], 4);
+  if (!ready) {
+    for (unsigned k = 0; k < RESIDENT_WORDS; ++k) map[k] = 0;
+    store_bytes(&resident_ready[hart], 1, 15);
+  }
+  f->resident_map = map;
+  f->mirror = mirror;
+  *limit = mirror;
+}
+
 // Runs on the hart's own stack (on_stack): touches the shared path only
 // through copy_in, wait_turn, store_bytes, store_words and store_block8.
 static inline uint32_t cycles(void) { return bsp_cycles32(); }
@@ -371,6 +511,7 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   const uint32_t start = cycles();
   uint8_t* base = (uint8_t*)(BSP_HART_LOCAL_ORIGIN + hart * BSP_HART_LOCAL_LENGTH);
   uint8_t* limit = base + BSP_HART_LOCAL_LENGTH - LOCAL_STACK;
+  f_resident(base, hart, &limit);
   local_frame_t* f = (local_frame_t*)base;
   copy_in((uint32_t*)&f->job, NULL, (const uint32_t*)job, sizeof *job);
   copy_in((uint32_t*)&f->published, NULL, (const uint32_t*)&published, 8);
@@ -412,13 +553,16 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
       }
     }
   }
-  for (unsigned i = 0; i < d->binding_count; ++i) {
-    if ((f->job.read_only >> i) & 1) continue;
-    const uint32_t from = f->from[i];
+  for (uint32_t k = 0; k < f->range_count; ++k) {
+    const range_t* r = &f->ranges[k];
+    if ((f->job.read_only >> r->binding) & 1) continue;
+    const uint8_t* work = (const uint8_t*)f->bindings[r->binding] + r->from;
     const uint32_t* original =
-        f->originals[i] ? (const uint32_t*)(f->originals[i] + from) : NULL;
-    write_back(f->shared[i] + from, (const uint32_t*)(f->bindings[i] + from),
-               original, f->to[i] - from);
+        f->originals[r->binding]
+            ? (const uint32_t*)(f->originals[r->binding] + r->from)
+            : NULL;
+    write_back(f->shared[r->binding] + r->from, (const uint32_t*)work,
+               original, r->to - r->from);
   }
   return code;
 }
@@ -452,20 +596,6 @@ uint32_t runner_local_share(const runner_local_job_t* job, unsigned hart,
   return on_stack(job, hart, begin, end, local_share, top);
 }
 
-static bool bindings_allow(const iree_hal_executable_dispatch_state_v0_t* d) {
-  for (unsigned i = 0; i < d->binding_count; ++i) {
-    const uintptr_t a = (uintptr_t)d->binding_ptrs[i];
-    if (a & 3) return false;
-    for (unsigned j = 0; j < i; ++j) {
-      const uintptr_t b = (uintptr_t)d->binding_ptrs[j];
-      if (a < b + d->binding_lengths[j] && b < a + d->binding_lengths[i]) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
 // Per entry point: its read-only and write-only bindings (iree-compile's
 // executable sources, hart_local_check.h).
 static const struct {
@@ -477,21 +607,150 @@ static const struct {
 } entries[] = {RUNNER_HART_LOCAL_ENTRIES};
 static const runner_slice_t slices[] = {RUNNER_HART_LOCAL_SLICES};
 
-// An entry point's slices, when the dispatch has the workgroup counts they
-// were derived for (a read-only or write-only binding's only).
+// The one dimension with more than one workgroup, or -1.
+static int only_dimension(const uint32_t counts[3]) {
+  int found = -1;
+  for (int k = 0; k < 3; ++k) {
+    if (counts[k] > 1) {
+      if (found >= 0) return -1;
+      found = k;
+    }
+  }
+  return found;
+}
+
+// An entry point's slices (of its read-only and write-only bindings).  Those
+// that move with the workgroup id hold for the workgroup counts they were
+// derived for (counts 0: none move), or for the same count along another
+// dimension when only one has more than one workgroup (later passes may move
+// the forall's y to x: resnet8's convolutions, (1, 32, 1) run as 32x1x1);
+// otherwise their bindings are copied whole.
 static void use_slices(const runner_local_job_t* job, const uint32_t counts[3],
                        uint32_t first, uint32_t count,
                        const iree_hal_executable_dispatch_state_v0_t* d) {
-  if (counts[0] != d->workgroup_count_x || counts[1] != d->workgroup_count_y ||
-      counts[2] != d->workgroup_count_z) {
-    return;
-  }
+  const uint32_t runs[3] = {d->workgroup_count_x, d->workgroup_count_y,
+                            d->workgroup_count_z};
+  const int from = only_dimension(counts), to = only_dimension(runs);
+  const bool same = counts[0] == runs[0] && counts[1] == runs[1] &&
+                    counts[2] == runs[2];
+  const bool moved = !same && from >= 0 && to >= 0 && counts[from] == runs[to];
+  uint32_t moving = 0, usable_count = 0;
   for (uint32_t k = first; k < first + count; ++k) {
-    const uint32_t bit = 1u << slices[k].binding;
-    if (published.slice_count == MAX_SLICES) break;
-    if ((job->read_only | job->write_only) & bit) {
-      published.slices[published.slice_count++] = slices[k];
+    const runner_slice_t* s = &slices[k];
+    if (s->step[0] | s->step[1] | s->step[2]) moving |= 1u << s->binding;
+  }
+  const uint32_t usable = (job->read_only | job->write_only) &
+                          (same || moved ? ~0u : ~moving);
+  for (uint32_t k = first; k < first + count; ++k) {
+    if ((usable >> slices[k].binding) & 1) ++usable_count;
+  }
+  if (usable_count > MAX_SLICES) return;  // every binding whole
+  for (uint32_t k = first; k < first + count; ++k) {
+    if (!((usable >> slices[k].binding) & 1)) continue;
+    runner_slice_t* s = &published.slices[published.slice_count++];
+    *s = slices[k];
+    if (moved && from != to) s->step[to] = s->step[from], s->step[from] = 0;
+  }
+}
+
+// Bytes [lo, hi) of the binding that a slice covers over every workgroup.
+static void grid_range(const runner_slice_t* s,
+                       const iree_hal_executable_dispatch_state_v0_t* d,
+                       int32_t* lo, int32_t* hi) {
+  const uint32_t counts[3] = {d->workgroup_count_x, d->workgroup_count_y,
+                              d->workgroup_count_z};
+  *lo = slice_base(s, d->constants, d->constant_count);
+  *hi = *lo + (int32_t)s->length;
+  for (unsigned k = 0; k < 3; ++k) {
+    const int32_t reach = s->step[k] * (int32_t)(counts[k] - 1);
+    if (reach < 0) *lo += reach;
+    else *hi += reach;
+  }
+}
+
+// Whether binding i's bytes (all of them, or its slices' over every
+// workgroup) meet binding j's, in memory.
+static bool bytes_meet(const iree_hal_executable_dispatch_state_v0_t* d,
+                       uint32_t sliced, unsigned i, unsigned j) {
+  const uintptr_t a = (uintptr_t)d->binding_ptrs[i];
+  const uintptr_t b = (uintptr_t)d->binding_ptrs[j];
+  if (!(a < b + d->binding_lengths[j] && b < a + d->binding_lengths[i])) {
+    return false;
+  }
+  if (!((sliced >> i) & (sliced >> j) & 1)) return true;
+  for (uint32_t p = 0; p < published.slice_count; ++p) {
+    if (published.slices[p].binding != i) continue;
+    int32_t lo_p, hi_p;
+    grid_range(&published.slices[p], d, &lo_p, &hi_p);
+    for (uint32_t q = 0; q < published.slice_count; ++q) {
+      if (published.slices[q].binding != j) continue;
+      int32_t lo_q, hi_q;
+      grid_range(&published.slices[q], d, &lo_q, &hi_q);
+      if ((intptr_t)a + lo_p < (intptr_t)b + hi_q &&
+          (intptr_t)b + lo_q < (intptr_t)a + hi_p) {
+        return true;
+      }
     }
+  }
+  return false;
+}
+
+// The copies keep one binding's bytes apart from another's: bindings may be
+// the same buffer (IREE binds whole buffers, offsets in push constants) as
+// long as what one writes meets nothing the other touches.
+static bool bindings_allow(const runner_local_job_t* job,
+                           const iree_hal_executable_dispatch_state_v0_t* d) {
+  uint32_t sliced = 0;
+  for (uint32_t p = 0; p < published.slice_count; ++p) {
+    sliced |= 1u << published.slices[p].binding;
+  }
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    if ((uintptr_t)d->binding_ptrs[i] & 3) return false;
+    for (unsigned j = 0; j < i; ++j) {
+      const bool both_read = (job->read_only >> i) & (job->read_only >> j) & 1;
+      if (!both_read && bytes_meet(d, sliced, i, j)) return false;
+    }
+  }
+  return true;
+}
+
+// Hart 0 zeroes what the harts write of a write-only binding before they
+// start; they write back what is not zero.  Exactly those bytes: the same
+// buffer may hold the dispatch's inputs.  Also sums what a hart copies in and
+// writes back, for HARTS=auto.
+static void zero_outputs(runner_local_job_t* job,
+                         const iree_hal_executable_dispatch_state_v0_t* d) {
+  uint32_t sliced = 0;
+  job->bytes_in = job->bytes_in_split = job->bytes_out = 0;
+  const uint32_t store_cost = RUNNER_HART_LOCAL_WORD_STORES ? 1 : 2;
+  for (uint32_t p = 0; p < published.slice_count; ++p) {
+    const runner_slice_t* s = &published.slices[p];
+    sliced |= 1u << s->binding;
+    int32_t lo, hi;
+    grid_range(s, d, &lo, &hi);
+    const int32_t length = (int32_t)d->binding_lengths[s->binding];
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > length ? length : hi;
+    if (lo >= hi) continue;
+    const bool moving = s->step[0] | s->step[1] | s->step[2];
+    const uint8_t* at = d->binding_ptrs[s->binding];
+    if ((job->write_only >> s->binding) & 1) {
+      memset((uint8_t*)at + lo, 0, (size_t)(hi - lo));
+      job->bytes_out += store_cost * (uint32_t)(hi - lo);
+    } else if (!resident_span() || at < __rodata_start || at >= __rodata_end) {
+      // (.rodata is copied once: keep_resident)
+      *(moving ? &job->bytes_in_split : &job->bytes_in) += (uint32_t)(hi - lo);
+    }
+  }
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    if ((sliced >> i) & 1) continue;
+    const uint32_t length = (uint32_t)d->binding_lengths[i];
+    if ((job->write_only >> i) & 1) {
+      memset(d->binding_ptrs[i], 0, length);
+    } else {
+      job->bytes_in += length;
+    }
+    if (!((job->read_only >> i) & 1)) job->bytes_out += store_cost * length;
   }
 }
 
@@ -529,10 +788,7 @@ void runner_local_prepare(
   ++published.sequence;
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
-  if (!library || library->imports.count || library->constants.count ||
-      !bindings_allow(dispatch_state)) {
-    return;
-  }
+  if (!library || library->imports.count || library->constants.count) return;
   const char* name = library->exports.names ? library->exports.names[ordinal]
                                             : NULL;
   for (unsigned i = 0; name && entries[i].name; ++i) {
@@ -548,12 +804,11 @@ void runner_local_prepare(
   }
   if (!name || !entries[0].name) job->mode = RUNNER_HART_LOCAL_DEFAULT_MODE;
   if (job->mode != RUNNER_LOCAL_MODE_LOCAL) return;  // not in the table
-  for (unsigned i = 0; i < dispatch_state->binding_count; ++i) {
-    if ((job->write_only >> i) & 1) {
-      memset(dispatch_state->binding_ptrs[i], 0,
-             dispatch_state->binding_lengths[i]);
-    }
+  if (!bindings_allow(job, dispatch_state)) {
+    job->mode = RUNNER_LOCAL_MODE_IN_PLACE;
+    return;
   }
+  zero_outputs(job, dispatch_state);
   job->fn = library->exports.ptrs[ordinal];
 }
 

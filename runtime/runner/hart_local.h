@@ -24,6 +24,10 @@ typedef struct runner_local_job_t {
   uint32_t read_only;   // bindings the entry point only reads (bit i: binding i)
   uint32_t write_only;  // bindings it only writes: hart 0 zeroes them first
   uint32_t* copy_cycles;  // per hart: cycles spent copying in (written back)
+  // For HARTS=auto (hart_plan.h): bytes every woken hart copies in, bytes
+  // the workgroups split (a hart copies its part), bytes written back (in
+  // word stores: a byte store costs a store and a load).
+  uint32_t bytes_in, bytes_in_split, bytes_out;
 } runner_local_job_t;
 
 // How harts 1.. run an entry point: in place because it reads data of its own,

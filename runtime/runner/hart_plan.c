@@ -42,7 +42,7 @@ runner_plan_site_t* runner_plan_site(const void* executable,
   for (uint32_t probe = 0; probe < SITE_CAPACITY; ++probe) {
     runner_plan_site_t* site = &sites[(ordinal + probe) % SITE_CAPACITY];
     if (!site->executable) {
-      *site = (runner_plan_site_t){executable, ordinal, 0, 0, 0, 0};
+      *site = (runner_plan_site_t){executable, ordinal, 0, 0, 0, 0, 0};
       return site;
     }
     if (site->executable == executable && site->ordinal == ordinal) return site;
@@ -70,7 +70,8 @@ static uint64_t predict(uint32_t rest, uint64_t a0, uint32_t mode,
   const uint64_t mine = a0 * k * slow / 16;
   uint64_t theirs = a0 * per * slow / 16 * helper16(mode) / 16;
   if (mode == RUNNER_LOCAL_MODE_LOCAL) {
-    theirs += (uint64_t)(n - 1) * (bytes.in / 4) * COPY_IN_CYCLES;
+    const uint64_t in = bytes.in + (uint64_t)bytes.in_split * per / rest;
+    theirs += (uint64_t)(n - 1) * (in / 4) * COPY_IN_CYCLES;
     theirs += (uint64_t)(bytes.out / 4) * WRITE_BACK_CYCLES * per / rest;
   }
   return (mine > theirs ? mine : theirs) + OVERHEAD;

@@ -15,6 +15,7 @@ typedef struct runner_plan_site_t {
   uint32_t a0;     // cycles per workgroup of hart 0 alone (0: not measured)
   uint32_t harts;  // harts it uses (0: not decided yet; 1: hart 0 alone)
   uint32_t first;  // hart 0's workgroups (0: an even split)
+  uint32_t runs;   // runs on several harts so far
 } runner_plan_site_t;
 
 // The site of (executable, ordinal), new ones zeroed; NULL when the table is
@@ -25,8 +26,10 @@ runner_plan_site_t* runner_plan_site(const void* executable,
 // What the harts 1.. would copy in and write back for `rest` of `total`
 // workgroups: the bytes of the bindings that are not write-only (in), and of
 // those that are not read-only (out), both whole.
+// What a woken hart copies: `in` whole, and its workgroups' part of
+// `in_split` and of `out` (written back).
 typedef struct runner_plan_bytes_t {
-  uint32_t in, out;
+  uint32_t in, in_split, out;
 } runner_plan_bytes_t;
 
 // The harts (1 .. max_harts) that give the shortest predicted time for

@@ -169,10 +169,12 @@ static iree_status_code_t run_share(unsigned hart) {
 // 0 at a0 cycles per workgroup; the others at c (copying, 0 in place) + a1
 // per workgroup.  Of equally long splits the one giving hart 0 most wins: the
 // fewer harts still at work at the end, the more of the fetch port each one
-// gets.  With copies (c > 0) hart 0's rate counts 1/16 faster than measured:
-// harts that copy in turn leave hart 0 the fetch port for a while (qmatmul64
-// on 4 harts: 812,875 cycles per call instead of 839,442).
-static uint32_t balanced_first(void) {
+// gets.  With long copies (over 1/16 of hart 0's share) hart 0's rate counts
+// 1/16 faster than measured: harts that copy in turn leave hart 0 the fetch
+// port for a while (qmatmul64 on 4 harts: 812,875 cycles per call instead of
+// 839,442).  Short ones do not (resnet8 with HARTS=auto, its weights kept in
+// the harts' scratchpads: 37,905,040 cycles instead of 37,955,006).
+static uint32_t balanced_first(uint64_t* predicted) {
   const uint32_t total = job.total - job.base, harts = job.harts;
   const uint32_t n0 = share_begin(total, job.first, 1, harts);
   uint32_t a1 = 0, c = 0;
@@ -184,16 +186,22 @@ static uint32_t balanced_first(void) {
     const uint32_t a = (share_cycles[h] - copy_cycles[h]) / n;
     if (a > a1) a1 = a;
   }
-  if (!n0 || !a1) return job.first;
-  const uint64_t a0 = (share_cycles[0] - (c ? share_cycles[0] / 16 : 0)) / n0;
-  uint32_t best = job.first;
+  *predicted = 0;  // unknown
+  if (!n0 || !a1) return job.first + job.base;
+  const bool long_copies = c > share_cycles[0] / 16;
+  const uint64_t a0 = (share_cycles[0] - (long_copies ? share_cycles[0] / 16 : 0)) / n0;
+  // For the next dispatch from this place: all its workgroups are shared
+  // (this one's first ran on hart 0 alone when job.base is 1).
+  const uint32_t next = job.total;
+  uint32_t best = job.first + job.base;
   uint64_t best_cycles = UINT64_MAX;
-  for (uint32_t k = 1; k < total; ++k) {
-    const uint32_t per = (total - k + harts - 2) / (harts - 1);
+  for (uint32_t k = 1; k < next; ++k) {
+    const uint32_t per = (next - k + harts - 2) / (harts - 1);
     const uint64_t mine = a0 * k, theirs = c + (uint64_t)a1 * per;
     const uint64_t longest = mine > theirs ? mine : theirs;
     if (longest <= best_cycles) best_cycles = longest, best = k;
   }
+  *predicted = best_cycles;
   return best;
 }
 
@@ -265,14 +273,8 @@ static iree_status_code_t run_team(uint32_t local_length) {
 #if RUNNER_HARTS_AUTO
 // What harts 1.. would copy in and write back (hart_plan.h).
 static runner_plan_bytes_t binding_bytes(void) {
-  const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
-  runner_plan_bytes_t bytes = {0, 0};
-  for (unsigned i = 0; i < d->binding_count && i < 32; ++i) {
-    const uint32_t length = (uint32_t)d->binding_lengths[i];
-    if (!((job.local.write_only >> i) & 1)) bytes.in += length;
-    if (!((job.local.read_only >> i) & 1)) bytes.out += length;
-  }
-  return bytes;
+  return (runner_plan_bytes_t){job.local.bytes_in, job.local.bytes_in_split,
+                               job.local.bytes_out};
 }
 
 // A site's first dispatch: its mode, then its first workgroup on hart 0
@@ -297,6 +299,26 @@ static bool first_look(runner_plan_site_t* site, iree_status_t* status) {
   }
   job.base = 1;
   return true;
+}
+#endif
+
+#if RUNNER_HARTS_AUTO
+// Whether a site that just ran on several harts in `took` cycles stays
+// there.  After its first run (an even split, the first workgroup timed on
+// hart 0 alone, its weights copied for the first time) the measured rates
+// decide: the balanced split they predict for its next dispatch, plus this
+// run's cost of waking and joining, must beat hart 0 alone.  After later runs
+// the run itself must have (a site whose run did not goes back to hart 0).
+static bool keeps_sharing(const runner_plan_site_t* site, uint32_t took,
+                          uint64_t predicted) {
+  const uint64_t alone = (uint64_t)(job.total - job.base) * site->a0;
+  if (site->runs || !predicted) return took <= alone;
+  uint32_t longest = 0;
+  for (unsigned h = 0; h < job.harts; ++h) {
+    if (share_cycles[h] > longest) longest = share_cycles[h];
+  }
+  const uint64_t joining = took > longest ? took - longest : 0;
+  return predicted + joining < (uint64_t)job.total * site->a0;
 }
 #endif
 
@@ -341,12 +363,13 @@ static iree_status_t dispatch(
   job.first = site && site->first < job.total - job.base ? site->first : 0;
   const uint32_t start = bsp_cycles32();
   const iree_status_code_t code = run_team((uint32_t)local_memory.data_length);
-  // Hart 0 ran the workgroups before job.base too: they count as its share.
-  if (site) site->first = balanced_first() + job.base;
+  uint64_t predicted = 0;
+  if (site) site->first = balanced_first(&predicted);
 #if RUNNER_HARTS_AUTO
-  // A site whose run on several harts did not beat hart 0 alone stays there.
-  const uint32_t took = bsp_cycles32() - start;
-  if (site && took > (job.total - job.base) * site->a0) site->harts = 1;
+  if (site && !keeps_sharing(site, bsp_cycles32() - start, predicted)) {
+    site->harts = 1;
+  }
+  if (site) ++site->runs;
 #else
   (void)start;
 #endif

@@ -87,6 +87,11 @@ class Device:
     params: dict[str, int] = field(default_factory=dict)
 
 
+# Several harts: constants become bindings, not data inside the kernel object
+# (a hart running from its own scratchpad may read only its arguments).
+INLINE_NO_CONSTANTS = "--iree-flow-inline-constants-max-byte-length=0"
+
+
 @dataclass(frozen=True)
 class IreeTarget:
     """The iree-compile code generation flags for this board's core."""
@@ -113,6 +118,7 @@ class IreeTarget:
             f"--iree-llvmcpu-target-abi={self.abi}",
             f"--iree-vm-target-index-bits={self.index_bits}",
             *self.extra,
+            *([INLINE_NO_CONSTANTS] if harts > 1 else []),
             *([f"{LIBRARY_FLAG}={library}"] if library else []),
         ]
 

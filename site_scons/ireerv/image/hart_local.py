@@ -260,9 +260,10 @@ def header(reason: str | None, word_stores: bool = False,
                      f'{counts[2]}}}, {len(table)}, {count}}}, \\')
         for s in found.slices if found else ():
             table.append(f"  {{{s.binding}, {s.base}, {{{s.steps[0]}, {s.steps[1]}, "
-                         f"{s.steps[2]}}}, {s.length}u}}, \\")
+                         f"{s.steps[2]}}}, {s.length}u, {s.constant}}}, \\")
     lines.append("  {0, 0, 0, 0, {0, 0, 0}, 0, 0}")
     lines += ["/* Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of",
-              " * the binding: {binding, base, step, length} */",
-              "#define RUNNER_HART_LOCAL_SLICES \\", *table, "  {0, 0, {0, 0, 0}, 0}"]
+              " * the binding, base counted from push constant `constant` (-1: none):",
+              " * {binding, base, step, length, constant} */",
+              "#define RUNNER_HART_LOCAL_SLICES \\", *table, "  {0, 0, {0, 0, 0}, 0, -1}"]
     return "\n".join(lines) + "\n"

@@ -42,7 +42,7 @@ _TOKEN = re.compile(r"%[\w]+(?:#\d+)?")
 _CONST = re.compile(r"^\s*(%\w+) = arith\.constant (-?\d+) : index\s*$", re.M)
 _SUBSPAN = re.compile(
     r"^\s*(%\w+) = hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\).*?"
-    r"\boffset\((%\w+)\).*dispatch\.tensor<(\w+):tensor<([\dx]+)x(\w+)>>\s*$", re.M)
+    r"\boffset\((%[\w#]+)\).*dispatch\.tensor<(\w+):tensor<([\dx]+)x(\w+)>>\s*$", re.M)
 _WHOLE = (r"offsets = \[([^\]]*)\], sizes = \[([^\]]*)\], strides = \[([^\]]*)\]")
 _LOAD = re.compile(r"^\s*(%\w+) = iree_tensor_ext\.dispatch\.tensor\.load (%\w+), "
                    + _WHOLE, re.M)
@@ -57,6 +57,11 @@ _EXTRACT = re.compile(r"tensor\.extract_slice (%[\w#]+)\[([^\]]*)\] \[([^\]]*)\]
 _INSERT = re.compile(r"tensor\.parallel_insert_slice %[\w#]+ into (%\w+)\[([^\]]*)\] "
                      r"\[([^\]]*)\] \[([^\]]*)\]")
 _EMPTY = re.compile(r"^\s*(%\w+) = tensor\.empty\(\) :", re.M)
+_ANY_SUBSPAN = re.compile(r"hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\)")
+_PUSH = re.compile(r"^\s*(%\w+) = hal\.interface\.constant\.load .*\bordinal\((\d+)\) : i32\s*$",
+                   re.M)
+_CAST = re.compile(r"^\s*(%\w+) = arith\.index_castui? (%\w+) : i32 to index\s*$", re.M)
+_ASSUME = re.compile(r"^\s*(%\w+)(?::\d+)? = util\.assume\.int(.*?)\n\s*:", re.M | re.S)
 
 # Element sizes in bytes (i1 is packed: not handled).
 _BYTES = {"i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "i64": 8, "f64": 8}
@@ -65,12 +70,14 @@ _DIMS = "xyz"
 
 @dataclass(frozen=True)
 class Slice:
-    """Workgroup (x, y, z) touches bytes [base + steps . (x, y, z), + length) of a binding."""
+    """Workgroup (x, y, z) touches bytes [base + steps . (x, y, z), + length) of a binding,
+    base counted from push constant `constant` (its value added) when that is not -1."""
 
     binding: int
     base: int
     steps: tuple[int, int, int]
     length: int
+    constant: int = -1
 
 
 @dataclass(frozen=True)
@@ -209,26 +216,58 @@ def _is_whole(match: re.Match, shape: list[int], first: int) -> bool:
             and strides is not None and not set(strides) - {1})
 
 
+def _offsets(body: str) -> dict[str, tuple[int, int]]:
+    """Subspan offsets the IR shows the value of: name -> (bytes, push constant or -1)."""
+    known = {name: (int(value), -1) for name, value in _CONST.findall(body)}
+    pushed = {name: int(ordinal) for name, ordinal in _PUSH.findall(body)}
+    for name, source in _CAST.findall(body):
+        if source in pushed:
+            known[name] = (0, pushed[source])
+    for name, operands in _ASSUME.findall(body):
+        for k, operand in enumerate(re.findall(r"%\w+", operands)):
+            if operand in known:
+                known[f"{name}#{k}"] = known[operand]
+                if k == 0:
+                    known.setdefault(name, known[operand])
+    return known
+
+
 def _entry(body: str) -> EntrySlices | None:
+    """Every subspan of a read-only or write-only binding gets a range: the bytes its
+    workgroups touch where the forall shows them, else the whole subspan (a kernel reaches
+    nothing outside its subspans).  A binding with a subspan of unknown offset or shape, or
+    a read-write one, gets none: it is copied whole."""
     forall = _forall(body)
-    if forall is None:
-        return None
-    zeros = {name for name, value in _CONST.findall(body) if int(value) == 0}
-    slices = []
-    for name, binding, offset, access, shape_text, element in _SUBSPAN.findall(body):
-        size = _BYTES.get(element)
+    offsets = _offsets(body)
+    found: dict[int, list[Slice]] = {}
+    matched = _SUBSPAN.findall(body)
+    every = [int(b) for b in _ANY_SUBSPAN.findall(body)]
+    # A binding with a subspan not of the form read here is copied whole.
+    whole = {b for b in every if every.count(b) != [int(m[1]) for m in matched].count(b)}
+    for name, binding, offset, access, shape_text, element in matched:
+        size, number = _BYTES.get(element), int(binding)
         shape = [int(s) for s in shape_text.split("x")]
-        if offset not in zeros or size is None:
+        if offset not in offsets or size is None or access not in ("readonly", "writeonly"):
+            whole.add(number)
             continue
-        if access == "readonly":
-            found = _read_slice(body, forall, name, shape, size)
-        elif access == "writeonly":
-            found = _write_slice(body, forall, name, shape, size)
-        else:
-            found = None
-        if found:
-            slices.append(Slice(int(binding), found[0], found[1], found[2]))
-    return EntrySlices(forall.counts, tuple(slices))
+        start, constant = offsets[offset]
+        reach = None
+        if forall is not None:
+            slice_of = _read_slice if access == "readonly" else _write_slice
+            reach = slice_of(body, forall, name, shape, size)
+        if reach is None:
+            reach = (0, (0, 0, 0), size * _product(shape))
+        found.setdefault(number, []).append(
+            Slice(number, start + reach[0], reach[1], reach[2], constant))
+    slices = tuple(s for b in sorted(found) if b not in whole for s in found[b])
+    return EntrySlices(forall.counts if forall else (0, 0, 0), slices)
+
+
+def _product(shape: list[int]) -> int:
+    result = 1
+    for extent in shape:
+        result *= extent
+    return result
 
 
 def entry_slices(dump: str) -> dict[str, EntrySlices]:
