@@ -203,14 +203,16 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
 
 
 def _tuned_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
-    """The board's library with the model's tuned configurations merged in (`scons tune`;
-    one hart: several harts take the board's own tiles for several harts)."""
+    """The board's library (for several harts: its library for several harts) with the
+    model's tuned configurations merged in (`scons tune`)."""
     board = benv["BOARD_SPEC"]
     tuning = image_tuning.used_by(key.model, board.name, harts, key.value("TUNING"))
-    if tuning is None or not board.iree.library:
+    base = board.iree.harts_library if harts > 1 and board.iree.harts_library \
+        else board.iree.library
+    if tuning is None or not base:
         return None
     merged = benv.Command(f"{idir}/{image_tuning.MERGED}",
-                          [str(PROJECT_ROOT / board.iree.library), str(tuning)],
+                          [str(PROJECT_ROOT / base), str(tuning)],
                           short_action(_merge_tiles))[0]
     return Path(merged.abspath).relative_to(PROJECT_ROOT).as_posix()  # as the flag names it
 

@@ -25,9 +25,10 @@ def spec_path(model_arg: str, board: str) -> Path | None:
 
 
 def used_by(model_arg: str, board: str, harts: int, tuning: str = TUNED) -> Path | None:
-    """The tuning file an image uses: none with TUNING=none, and none for several harts
-    (they take the board's own tiles for several harts)."""
-    return spec_path(model_arg, board) if harts == 1 and tuning == TUNED else None
+    """The tuning file an image uses: none with TUNING=none (several harts merge it into
+    the board's tiles for several harts)."""
+    del harts  # every image of the model on the board
+    return spec_path(model_arg, board) if tuning == TUNED else None
 
 
 def record_path(model_arg: str, board: str) -> Path | None:
