@@ -21,15 +21,18 @@
 //
 // Copies and writing back, by what iree-compile says of each binding
 // (hart_local_check.h): a read-only binding is copied in; a write-only one is
-// not (the kernel never reads it): hart 0 zeroes the shared buffer before the
-// harts start, the hart its copy, and afterwards writes back what is not zero;
-// any other binding is copied twice (the copy the kernel works on and the
-// untouched original) and what differs is written back.  Where the
-// compiler's distribution bounds what a workgroup reads or writes of a
-// read-only or write-only binding (published.slices, from
-// site_scons/ireerv/image/hart_slices.py), only the union of those ranges over
-// the hart's workgroups is copied in, zeroed and written back (share_ranges);
-// the rest of the copy is left as it is, and the kernel does not touch it.
+// not (the kernel never reads it): hart 0 zeroes what the harts write of it
+// before they start, the hart its copy, and afterwards writes back what is
+// not zero; any other binding is copied twice (the copy the kernel works on
+// and the untouched original) and what differs is written back.  A read-only
+// or write-only binding's subspans bound what the kernel touches of it
+// (published.slices, from site_scons/ireerv/image/hart_slices.py: a
+// workgroup's part where the compiler's distribution shows it, else the
+// whole subspan, from an offset that may be a push constant): only their
+// ranges over the hart's workgroups are copied in, zeroed and written back
+// (share_ranges); the rest of the copy is left as it is, and the kernel does
+// not touch it.  IREE binds whole buffers, so two bindings may be one buffer
+// (bindings_allow), and the weights in .rodata stay in the hart's mirror.
 // Workgroups write disjoint parts of the outputs, so a hart never writes what
 // it did not change, whatever the other harts did: byte by byte, or word by
 // word when the kernels store whole words only (RUNNER_HART_LOCAL_WORD_STORES).
