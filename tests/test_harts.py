@@ -3,9 +3,12 @@ simulator: runs are in test_images.py; the bench's harts table: test_harts_table
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ireerv.boards import load_board
+from ireerv.boards.board import INLINE_NO_CONSTANTS
 from ireerv.formats.base import ModelError
 from ireerv.image import layout
 from ireerv.run import runner_output
@@ -81,6 +84,11 @@ def test_several_harts_use_the_boards_harts_library() -> None:
     assert any(f.endswith("bsp/common/iree-tiles-harts.mlir") for f in four)
     # One hart drops the kernels' export names, which several harts look their slices up by.
     assert iree_compile.NO_DEBUG_TABLES in one and iree_compile.NO_DEBUG_TABLES not in four
+    # Several harts also keep constants out of the kernel object (bindings instead),
+    # except where the placement stages constants.
+    assert INLINE_NO_CONSTANTS in four and INLINE_NO_CONSTANTS not in one
     assert ([f for f in one if "tiles" not in f and f != iree_compile.NO_DEBUG_TABLES]
-            == [f for f in four if "tiles" not in f])
+            == [f for f in four if "tiles" not in f and f != INLINE_NO_CONSTANTS])
+    large = replace(board, placement=replace(board.placement, constants="shared"))
+    assert INLINE_NO_CONSTANTS not in iree_compile.flags(large, 4)
     assert iree_compile.NO_DEBUG_TABLES not in iree_compile.flags(board, 1, "debug")
