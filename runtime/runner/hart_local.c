@@ -310,13 +310,10 @@ static void write_back(uint8_t* shared, const uint32_t* work,
 #endif
 }
 
-// Where a slice starts: its base, plus its push constant's value.
-static int32_t slice_base(const runner_slice_t* s, const uint32_t* constants,
-                          uint32_t constant_count) {
-  if (s->constant < 0) return s->base;
-  return (uint32_t)s->constant < constant_count
-             ? s->base + (int32_t)constants[s->constant]
-             : INT32_MIN / 2;  // out of every binding: the range is empty
+// Where a slice starts: its base, plus its push constant's value (use_slices
+// publishes only slices whose push constant the dispatch has).
+static int32_t slice_base(const runner_slice_t* s, const uint32_t* constants) {
+  return s->constant < 0 ? s->base : s->base + (int32_t)constants[s->constant];
 }
 
 // The bytes of each binding that workgroups [begin, end) touch: the union of
@@ -332,7 +329,7 @@ static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
     const runner_slice_t* s = &f->published.slices[k];
     if (s->binding >= d->binding_count) continue;
     sliced |= 1u << s->binding;
-    const int32_t base = slice_base(s, f->constants, d->constant_count);
+    const int32_t base = slice_base(s, f->constants);
     int32_t lo = base, hi = base + (int32_t)s->length;
     if (s->step[0] | s->step[1] | s->step[2]) {
       lo = INT32_MAX, hi = INT32_MIN;
@@ -485,7 +482,7 @@ static void wait_turn(const uint32_t* flag, uint32_t sequence) {
 }
 
 // Sets up the hart's mirror of .rodata (resident_ready above), below `limit`.
-static void f_resident(uint8_t* base, unsigned hart, uint8_t** limit) {
+static void set_up_mirror(uint8_t* base, unsigned hart, uint8_t** limit) {
   local_frame_t* f = (local_frame_t*)base;
   f->resident_map = NULL;
   const uint32_t span = resident_span();
@@ -514,7 +511,7 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   const uint32_t start = cycles();
   uint8_t* base = (uint8_t*)(BSP_HART_LOCAL_ORIGIN + hart * BSP_HART_LOCAL_LENGTH);
   uint8_t* limit = base + BSP_HART_LOCAL_LENGTH - LOCAL_STACK;
-  f_resident(base, hart, &limit);
+  set_up_mirror(base, hart, &limit);
   local_frame_t* f = (local_frame_t*)base;
   copy_in((uint32_t*)&f->job, NULL, (const uint32_t*)job, sizeof *job);
   copy_in((uint32_t*)&f->published, NULL, (const uint32_t*)&published, 8);
@@ -638,11 +635,15 @@ static void use_slices(const runner_local_job_t* job, const uint32_t counts[3],
                     counts[2] == runs[2];
   const bool moved = !same && from >= 0 && to >= 0 && counts[from] == runs[to];
   uint32_t moving = 0, usable_count = 0;
+  uint32_t unknown = 0;  // a push constant the dispatch lacks: copied whole
   for (uint32_t k = first; k < first + count; ++k) {
     const runner_slice_t* s = &slices[k];
     if (s->step[0] | s->step[1] | s->step[2]) moving |= 1u << s->binding;
+    if (s->constant >= 0 && (uint32_t)s->constant >= d->constant_count) {
+      unknown |= 1u << s->binding;
+    }
   }
-  const uint32_t usable = (job->read_only | job->write_only) &
+  const uint32_t usable = (job->read_only | job->write_only) & ~unknown &
                           (same || moved ? ~0u : ~moving);
   for (uint32_t k = first; k < first + count; ++k) {
     if ((usable >> slices[k].binding) & 1) ++usable_count;
@@ -662,7 +663,7 @@ static void grid_range(const runner_slice_t* s,
                        int32_t* lo, int32_t* hi) {
   const uint32_t counts[3] = {d->workgroup_count_x, d->workgroup_count_y,
                               d->workgroup_count_z};
-  *lo = slice_base(s, d->constants, d->constant_count);
+  *lo = slice_base(s, d->constants);
   *hi = *lo + (int32_t)s->length;
   for (unsigned k = 0; k < 3; ++k) {
     const int32_t reach = s->step[k] * (int32_t)(counts[k] - 1);
