@@ -206,7 +206,7 @@ def _tuned_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
     """The board's library (for several harts: its library for several harts) with the
     model's tuned configurations merged in (`scons tune`)."""
     board = benv["BOARD_SPEC"]
-    tuning = image_tuning.used_by(key.model, board.name, harts, key.value("TUNING"))
+    tuning = image_tuning.used_by(key.model, board.name, key.value("TUNING"))
     base = board.iree.harts_library if harts > 1 and board.iree.harts_library \
         else board.iree.library
     if tuning is None or not base:

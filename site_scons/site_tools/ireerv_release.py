@@ -96,7 +96,7 @@ def _write_release(target, source, env):
              "mlir": str(source.relative_to(PROJECT_ROOT))
              if source.is_relative_to(PROJECT_ROOT) else source.name,
              "mlir-sha256": sha256_file(source)}
-    tuning = (image_tuning.used_by(image.key.model, image.board.name, image.harts,
+    tuning = (image_tuning.used_by(image.key.model, image.board.name,
                                  image.key.value("TUNING"))
               if image.runtime == "iree" else None)
     if tuning:  # the tuned kernel configurations the image was compiled with

@@ -12,16 +12,20 @@ instead of all of them).
 The ranges come from iree-compile's IR right after it distributes each
 entry point over workgroups (`iree-codegen-tile-and-distribute-to-workgroups-
 using-forall-op`): one `scf.forall` mapped to workgroups x, y, z, its
-induction variable k being lb_k + step_k * workgroup_id.  A binding gets a
-range only in the plain form, which makes the bound sound: its subspan at
-offset 0, loaded or stored whole, and inside that forall
+induction variable k being lb_k + step_k * workgroup_id.  A subspan's range
+moves with the workgroup id only in the plain form, which makes the bound
+sound: loaded or stored whole, and inside that forall
 - read-only: every use of the loaded tensor a `tensor.extract_slice` with
   static sizes, unit strides and offsets that are constants or induction
   variables (then the bytes read lie in the slices' bounding range);
 - write-only: stored whole from a forall result whose shared output starts as
   `tensor.empty()` and is written only by `tensor.parallel_insert_slice` of
   that form (read back only through `tensor.extract_slice`).
-Anything else, and every read-write binding, is copied whole, as before.
+Otherwise the range is the whole subspan: a kernel reaches nothing outside
+its subspans.  A range counts from the subspan's offset, a constant or a push
+constant (IREE binds whole buffers and passes the offsets as push constants):
+its value is added at run time.  A binding with a subspan of unknown offset
+or form, and every read-write binding, is copied whole.
 The runtime also checks the workgroup counts against the forall's before it
 uses the ranges: later passes may still map the loops differently (the
 8x16x12 int8 matmul's forall gives (1, 4, 1), its dispatch runs 4x1x1), and
@@ -30,6 +34,7 @@ then the bindings are copied whole.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -232,7 +237,7 @@ def _offsets(body: str) -> dict[str, tuple[int, int]]:
     return known
 
 
-def _entry(body: str) -> EntrySlices | None:
+def _entry(body: str) -> EntrySlices:
     """Every subspan of a read-only or write-only binding gets a range: the bytes its
     workgroups touch where the forall shows them, else the whole subspan (a kernel reaches
     nothing outside its subspans).  A binding with a subspan of unknown offset or shape, or
@@ -256,27 +261,20 @@ def _entry(body: str) -> EntrySlices | None:
             slice_of = _read_slice if access == "readonly" else _write_slice
             reach = slice_of(body, forall, name, shape, size)
         if reach is None:
-            reach = (0, (0, 0, 0), size * _product(shape))
+            reach = (0, (0, 0, 0), size * math.prod(shape))
         found.setdefault(number, []).append(
             Slice(number, start + reach[0], reach[1], reach[2], constant))
     slices = tuple(s for b in sorted(found) if b not in whole for s in found[b])
     return EntrySlices(forall.counts if forall else (0, 0, 0), slices)
 
 
-def _product(shape: list[int]) -> int:
-    result = 1
-    for extent in shape:
-        result *= extent
-    return result
-
-
 def entry_slices(dump: str) -> dict[str, EntrySlices]:
     """Per entry point in iree-compile's dump after PASS: its workgroup counts and the ranges
-    of its bindings that have one (entry points without a plain forall are left out)."""
+    of its bindings that have one (counts 0 where no plain forall shows them)."""
     result = {}
     for part in _DUMP.split(dump)[1:]:
         name = _FUNC.search(part)
         entry = _entry(part) if name else None
-        if name and entry is not None and entry.slices:
+        if name and entry and entry.slices:
             result[name.group(1)] = entry
     return result

@@ -24,10 +24,8 @@ def spec_path(model_arg: str, board: str) -> Path | None:
     return found / f"{board}.mlir" if found and (found / f"{board}.mlir").is_file() else None
 
 
-def used_by(model_arg: str, board: str, harts: int, tuning: str = TUNED) -> Path | None:
-    """The tuning file an image uses: none with TUNING=none (several harts merge it into
-    the board's tiles for several harts)."""
-    del harts  # every image of the model on the board
+def used_by(model_arg: str, board: str, tuning: str = TUNED) -> Path | None:
+    """The tuning file an image uses, with one hart or several: none with TUNING=none."""
     return spec_path(model_arg, board) if tuning == TUNED else None
 
 
