@@ -135,6 +135,10 @@ static void copy_in(uint32_t* copy, uint32_t* second, const uint32_t* shared,
                     uint32_t bytes) {
   const uint32_t* end = shared + bytes / 4;
   const uint32_t* whole = shared + (bytes / 32) * 8;
+  if (!second) {
+    copy = runner_copy_blocks(copy, shared, whole);
+    shared = whole;
+  }
   for (; shared < whole; shared += 8, copy += 8) {
     uint32_t word;
     RUNNER_COPY_EIGHT_WORDS(word, shared, copy);

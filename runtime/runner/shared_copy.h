@@ -24,4 +24,28 @@
                    : "r"(from), "r"(to)                                     \
                    : "memory")
 
+// Blocks of eight words, `from` .. `whole` (whole - from a multiple of 8
+// words), as one loop of assembly whose head is word-aligned: the CV32E40P
+// pays a cycle for a taken branch to a 32-bit instruction that straddles two
+// fetch words, and where the compiler's loop landed followed the code before
+// it (ad's weight staging, 8,400 blocks a call: 17,000 cycles apart between
+// two images of the same model).
+static inline uint32_t* runner_copy_blocks(uint32_t* to, const uint32_t* from,
+                                           const uint32_t* whole) {
+  if (from == whole) return to;
+  uint32_t word;
+  __asm__ volatile(
+      ".balign 4\n"
+      "1:\n\t" RUNNER_COPY_WORD(0) RUNNER_COPY_WORD(1) RUNNER_COPY_WORD(2)
+          RUNNER_COPY_WORD(3) RUNNER_COPY_WORD(4) RUNNER_COPY_WORD(5)
+              RUNNER_COPY_WORD(6) RUNNER_COPY_WORD(7)
+      "addi %1, %1, 32\n\t"
+      "addi %2, %2, 32\n\t"
+      "bltu %1, %3, 1b"
+      : "=&r"(word), "+r"(from), "+r"(to)
+      : "r"(whole)
+      : "memory");
+  return to;
+}
+
 #endif  // RUNNER_SHARED_COPY_H_

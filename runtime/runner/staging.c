@@ -39,11 +39,8 @@ static iree_hal_executable_dispatch_state_v0_t staged;
 static void copy_words(uint32_t* to, const uint32_t* from, uint32_t words) {
   const uint32_t* whole = from + (words & ~7u);
   const uint32_t* end = from + words;
-  for (; from < whole; from += 8, to += 8) {
-    uint32_t word;
-    RUNNER_COPY_EIGHT_WORDS(word, from, to);
-  }
-  for (; from < end; ++from, ++to) {
+  to = runner_copy_blocks(to, from, whole);
+  for (from = whole; from < end; ++from, ++to) {
     uint32_t word;
     __asm__ volatile("lw %0, 0(%1)\n\taddi %0, %0, 0\n\tsw %0, 0(%2)"
                      : "=&r"(word)
