@@ -86,6 +86,10 @@ def test_run_record_round_trip(tmp_path) -> None:
         RunRecord.from_json({**data, "schema": "other/9"})
     with pytest.raises(RecordError, match="unexpected keyword"):
         RunRecord.from_json({**data, "cycles": 3})
+    assert data["harts"] == 1 and data["harts_auto"] is False
+    key = SimpleNamespace(value={"HARTS": "auto"}.__getitem__)
+    auto = RunRecord.of(SimpleNamespace(**vars(image), harts=4, key=key), verdict, result)
+    assert auto.harts == 4 and auto.harts_auto is True
 
 
 @pytest.mark.parametrize("rule", [check.Rule(), check.Rule(atol=1e-3, rtol=1e-3)])

@@ -54,8 +54,9 @@ RECORDS = [
 
 def test_the_projects_plan_has_the_issues_rows() -> None:
     plan = harts.load_harts_plan()
-    assert plan.board == "cluster4" and plan.harts == (1, 2, 4)
+    assert plan.board == "cluster4" and plan.harts == (1, 2, 4, harts.AUTO)
     keys = {(r.model, r.size, r.runtime) for r in plan.rows}
+    assert {(m, None, "iree") for m in ("kws", "resnet8", "ad", "vww")} <= keys
     assert {("matmul", n, rt) for n in (16, 32, 64) for rt in ("iree", "none")} <= keys
     assert {("mlp", None, "iree"), ("qmatmul64", None, "iree")} <= keys
     assert plan.cap["int8"] == "i8tile" and plan.cap["f32"] == "f32"
@@ -70,6 +71,8 @@ def test_the_projects_plan_has_the_issues_rows() -> None:
      'rows = [{model = "matmul", sizes = [4], runtimes = ["c"], kind = "f32"}]',
      "runtime 'c' of 'matmul' is not one of iree, none"),
     ('harts = [1, 4]\nrows = []', "KeyError"),
+    ('harts = [1, "all"]\ncap = {}\nrows = []', "neither a whole number nor 'auto'"),
+    ('harts = [1, "auto", "auto"]\ncap = {}\nrows = []', "appears twice"),
 ])
 def test_a_bad_plan_is_one_clear_error(tmp_path: Path, body: str, message: str) -> None:
     bad = tmp_path / "plan.toml"
@@ -161,3 +164,27 @@ def test_write_declares_three_files(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["harts.json", "harts.md", "harts.svg"]
     assert json.loads((tmp_path / "harts.json").read_text()) == table
     assert (tmp_path / "harts.svg").read_text().startswith("<svg ")
+
+
+def test_an_auto_column_stands_next_to_the_cap_of_all_harts() -> None:
+    plan = harts.HartsPlan(board="cluster4", harts=(1, 4, harts.AUTO), cap={"int8": "mac"},
+                           rows=(harts.HartsRow("kws", None, "iree", "int8"),))
+    auto = {**_record("kws", None, "iree", 4, 8_000_000), "harts_auto": True}
+    records = [_record("kws", None, "iree", 1, 9_600_000),
+               _record("kws", None, "iree", 4, 10_000_000), auto]
+    table = harts.collect(records, plan, CAP, "rvfplib")
+    row = table["rows"][0]
+    assert row["cells"]["auto"]["speedup"] == 1.2 and row["cells"]["4"]["speedup"] == 0.96
+    assert row["cap"]["by_harts"] == {"1": 1.0, "4": 1.34, "auto": 1.34}
+    assert row["of_cap"] == 89.6  # the last column: auto
+    lines = harts.markdown(table).splitlines()
+    assert lines[0] == ("# Harts on cluster4: each dispatch shared by 1, 4 harts or by as "
+                        "many as it chooses (HARTS=auto)")
+    assert "| row | 1 hart | 4 harts | HARTS=auto | speedup 4 | speedup auto | workgroups " \
+           "| cap auto | % of cap auto |" in lines
+    assert "| kws (IREE) | 9,600,000 | 10,000,000 | 8,000,000 | 0.96× | 1.20× | 16x1x1 " \
+           "| 1.34× | 89.6 % |" in lines
+    assert "- kws (IREE), HARTS=auto: 4,000,000, 4,000,000, 4,000,000, 4,000,000" in lines
+    svg = ET.fromstring(harts_chart.render_svg(table))
+    assert {b.get("data-harts") for b in svg.iter(f"{SVG}rect") if b.get("class") == "bar"} \
+        == {"4", "auto"}

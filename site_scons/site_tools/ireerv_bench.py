@@ -159,9 +159,13 @@ def harts_bench_target(env, cap_table=None):
         models = {name: load_model(name) for name in dict.fromkeys(r.model for r in plan.rows)}
     except (bench_plan.PlanError, BoardError, ModelError) as err:
         user_error(err)
-    sources = [env.RunResult(env.ModelImage(board, models[row.model], row.size, row.runtime,
-                                            harts=h), "bench-run.json", strict=False)[0]
-               for row in plan.rows for h in plan.harts]
+    placed = {name: choose_placement(board, "", model.placement)
+              for name, model in models.items()}  # as the model.toml asks
+    sources = [env.RunResult(env.ModelImage(placed[row.model], models[row.model], row.size,
+                                            row.runtime, harts=h),
+                             "bench-run.json", strict=False)[0]
+               for row in plan.rows for h in plan.harts
+               if h != harts.AUTO or row.runtime == "iree"]  # plain C has no HARTS=auto
     if cap_table is not None:
         sources.append(cap_table)
     # what the table takes from the plan beyond the runs: the cap loops and the soft-float
@@ -190,8 +194,8 @@ def generate(env) -> None:
         Target("docs-figures", "copy the bench's JSON into docs/figures/ and make the docs' "
                "figure tables from it (runs bench first)", "measure", _docs_figures),
         Target("bench-harts", "the harts table of bench alone: matmul 16/32/64 (IREE and plain "
-               "C), the MLP and qmatmul64 with HARTS=1, 2, 4 on the cluster, next to the cap "
-               "(runs cap too)", "measure",
+               "C), the MLP, qmatmul64 and the MLPerf Tiny networks with HARTS=1, 2, 4 and auto "
+               "on the cluster, next to the cap (runs cap too)", "measure",
                lambda env, request: env.HartsBench(cap_table=request.built("cap")[0])))
 
 

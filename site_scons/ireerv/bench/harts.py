@@ -1,14 +1,15 @@
 """The harts table of `scons bench`: cycles per call with 1..N harts sharing each dispatch,
 next to the cap the cluster allows for that kind of code.
 
-Plan: the [harts] table of bench/plan.toml: the board, the hart counts (1 first), the rows
+Plan: the [harts] table of bench/plan.toml: the board, the hart counts (1 first; "auto":
+HARTS=auto, each dispatch choosing, compared with the board's harts' cap), the rows
 (model, sizes, runtimes, kind) and `cap`, which names per kind the loop of the cap table
 (`scons cap`, cap.json) that stands for it; a soft-float loop is taken as built with the
 SOFTFLOAT in use.  Written as harts.json, harts.md (and harts.svg, harts_chart.py).
 
 JSON schema "ireerv-bench-harts/2":
 
-    {"schema": "ireerv-bench-harts/2", "board": str, "harts": [int], "softfloat": str,
+    {"schema": "ireerv-bench-harts/2", "board": str, "harts": [int | "auto"], "softfloat": str,
      "rows": [{"model": str, "size": int | null, "runtime": "iree" | "none", "kind": str,
                "label": str,
                "cells": {"<harts>": {"cycles": int | null,  # the last call; null: no result
@@ -19,7 +20,7 @@ JSON schema "ireerv-bench-harts/2":
                "cap": {"kernel": str, "label": str, "softfloat": str | null,
                        "limit": float,  # 1/(IPC1*w)
                        "by_harts": {"<harts>": float}} | null,  # min(N, limit)
-               "of_cap": float | null}]}  # % of the cap reached with the most harts
+               "of_cap": float | null}]}  # % of the cap reached in the last column
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from ireerv.bench.plan import PLAN_FILE, PlanError
 
 SCHEMA = "ireerv-bench-harts/2"
 RUNTIMES = {"iree": "IREE", "none": "plain C"}
+AUTO = "auto"  # a column of images built with HARTS=auto
+
+Count = int | str  # a hart count, or AUTO
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ class HartsRow:
 @dataclass(frozen=True)
 class HartsPlan:
     board: str
-    harts: tuple[int, ...]  # hart counts, 1 first (the speedup's base)
+    harts: tuple[Count, ...]  # hart counts, 1 first (the speedup's base), and AUTO
     rows: tuple[HartsRow, ...]
     cap: Mapping[str, str]  # row kind -> the cap table's loop (kernel)
 
@@ -68,14 +72,17 @@ def load_harts_plan(path: Path = PLAN_FILE) -> HartsPlan:
     try:
         data = tomllib.loads(path.read_text())["harts"]
         plan = HartsPlan(board=str(data["board"]),
-                         harts=tuple(int(h) for h in data["harts"]),
+                         harts=tuple(_count(h) for h in data["harts"]),
                          rows=_rows(data["rows"]),
                          cap={str(k): str(v) for k, v in data["cap"].items()})
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError,
             AttributeError) as err:
         raise PlanError(f"{path}: plan 'harts': {err!r}") from None
-    if not plan.harts or plan.harts[0] != 1 or any(h < 1 for h in plan.harts):
+    counts = [h for h in plan.harts if h != AUTO]
+    if not plan.harts or plan.harts[0] != 1 or any(h < 1 for h in counts):
         raise PlanError(f"{path}: plan 'harts': harts must start with 1 (the speedup's base)")
+    if len(set(plan.harts)) != len(plan.harts):
+        raise PlanError(f"{path}: plan 'harts': a hart count appears twice")
     for row in plan.rows:
         if row.runtime not in RUNTIMES:
             raise PlanError(f"{path}: plan 'harts': runtime {row.runtime!r} of "
@@ -84,6 +91,23 @@ def load_harts_plan(path: Path = PLAN_FILE) -> HartsPlan:
             raise PlanError(f"{path}: plan 'harts': kind {row.kind!r} of {row.model!r} "
                             f"has no cap loop (cap: {', '.join(plan.cap) or 'empty'})")
     return plan
+
+
+def _count(value: Any) -> Count:
+    if str(value).strip().lower() == AUTO:
+        return AUTO
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"hart count {value!r} is neither a whole number nor {AUTO!r}")
+    return value
+
+
+def cap_harts(h: Count, harts: Sequence[Count]) -> int:
+    """The hart count whose cap a column stands next to: AUTO may use all the plan's harts."""
+    return max(c for c in harts if c != AUTO) if h == AUTO else int(h)
+
+
+def count_label(h: Count) -> str:
+    return "HARTS=auto" if h == AUTO else f"{h} hart{'s' if h != 1 else ''}"
 
 
 def row_label(row: HartsRow | Mapping[str, Any]) -> str:
@@ -104,7 +128,7 @@ def _cell(record: Mapping[str, Any] | None, base: int | None) -> dict[str, Any]:
 
 
 def find_cap(doc: Mapping[str, Any] | None, kernel: str, softfloat: str,
-             harts: Sequence[int]) -> dict[str, Any] | None:
+             harts: Sequence[Count]) -> dict[str, Any] | None:
     """The cap table's loop `kernel` (built with `softfloat` if it calls soft-float):
     its limit and min(N, limit) per hart count; None without a table or that loop."""
     if not doc:
@@ -115,8 +139,8 @@ def find_cap(doc: Mapping[str, Any] | None, kernel: str, softfloat: str,
             measured = {h["n"]: h["cap"] for h in row["harts"]}
             return {"kernel": kernel, "label": row["label"], "softfloat": row["softfloat"],
                     "limit": row["limit"],
-                    "by_harts": {str(n): measured.get(n, round(min(n, row["limit"]), 3))
-                                 for n in harts}}
+                    "by_harts": {str(h): measured.get(n, round(min(n, row["limit"]), 3))
+                                 for h in harts for n in [cap_harts(h, harts)]}}
     return None
 
 
@@ -125,8 +149,8 @@ def collect(records: Sequence[Mapping[str, Any]], plan: HartsPlan,
             ) -> dict[str, Any]:
     """The table from the run records of every (row, harts) image of the plan, and the
     cap table (cap.json) when there is one."""
-    by_key = {(r.get("model"), r.get("size"), r.get("runtime", "iree"), r.get("harts", 1)): r
-              for r in records}
+    by_key = {(r.get("model"), r.get("size"), r.get("runtime", "iree"),
+               AUTO if r.get("harts_auto") else r.get("harts", 1)): r for r in records}
     top = str(plan.harts[-1])
     rows = []
     for row in plan.rows:
@@ -161,7 +185,7 @@ def _times(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}×"
 
 
-def _line(row: Mapping[str, Any], harts: Sequence[int]) -> str:
+def _line(row: Mapping[str, Any], harts: Sequence[Count]) -> str:
     cells = [row["cells"][str(h)] for h in harts]
     found, top = row["cap"], str(harts[-1])
     line = [row["label"],
@@ -177,12 +201,15 @@ def markdown(table: Mapping[str, Any]) -> str:
     check_schema(table)
     harts = table["harts"]
     top = harts[-1]
-    out = [f"# Harts on {table['board']}: each dispatch shared by "
-           f"{', '.join(str(h) for h in harts)} harts", "",
+    counts = ", ".join(str(h) for h in harts if h != AUTO)
+    out = [f"# Harts on {table['board']}: each dispatch shared by {counts} harts"
+           + (" or by as many as it chooses (HARTS=auto)" if AUTO in harts else ""), "",
            "Cycles per call (the last call), speedup over one hart, and the cap the cluster "
-           f"allows for the row's kind of loop with {top} harts (`scons cap`: "
-           "min(N, 1/(IPC₁·w))).", ""]
-    head = ["row", *(f"{h} hart{'s' if h > 1 else ''}" for h in harts),
+           f"allows for the row's kind of loop with {cap_harts(top, harts)} harts "
+           "(`scons cap`: min(N, 1/(IPC₁·w)))"
+           + (": `auto` is HARTS=auto, each dispatch choosing how many harts it uses."
+              if AUTO in harts else "."), ""]
+    head = ["row", *(count_label(h) for h in harts),
             *(f"speedup {h}" for h in harts[1:]), "workgroups", f"cap {top}",
             f"% of cap {top}"]
     numbers = "|---:" * (2 * len(harts) - 1)
@@ -200,5 +227,6 @@ def markdown(table: Mapping[str, Any]) -> str:
         for h in harts[1:]:
             spent = row["cells"][str(h)]["hart_cycles"]
             if any(spent):  # one workgroup per dispatch: nothing shared, all zero
-                out.append(f"- {row['label']}, {h} harts: {', '.join(f'{c:,}' for c in spent)}")
+                out.append(f"- {row['label']}, {count_label(h)}: "
+                           f"{', '.join(f'{c:,}' for c in spent)}")
     return "\n".join(out) + "\n"

@@ -22,20 +22,20 @@ LEFT, RIGHT, TOP, PLOT_H, BOTTOM = 64, 20, 96, 300, 150
 STEP = 0.25  # between grid lines
 
 
-def _top(rows: Sequence[Mapping[str, Any]], harts: Sequence[int]) -> float:
+def _top(rows: Sequence[Mapping[str, Any]], counts: Sequence[harts.Count]) -> float:
     values = [1.0]
     for row in rows:
-        values += [row["cells"][str(h)]["speedup"] or 0.0 for h in harts]
+        values += [row["cells"][str(h)]["speedup"] or 0.0 for h in counts]
         if row["cap"]:
             values += list(row["cap"]["by_harts"].values())
     return math.ceil(max(values) * 1.1 / STEP) * STEP
 
 
-def _bar(row: Mapping[str, Any], h: int, x: float, y_of, base: float,
+def _bar(row: Mapping[str, Any], h: harts.Count, x: float, y_of, base: float,
          opacity: float) -> list[str]:
     cell, found = row["cells"][str(h)], row["cap"]
     out = []
-    what = f"{row['label']}, {h} harts"
+    what = f"{row['label']}, {harts.count_label(h)}"
     if cell["speedup"] is None:
         why = "failed" if cell["ran"] else "no run"
         out.append(svg_text(x + BAR_W / 2, base - 6, "—", anchor="middle", fill="#888"))
@@ -61,7 +61,7 @@ def _bar(row: Mapping[str, Any], h: int, x: float, y_of, base: float,
     return out
 
 
-def _legend(harts: Sequence[int]) -> list[str]:
+def _legend(counts: Sequence[harts.Count]) -> list[str]:
     out, x = [], float(LEFT)
     for runtime, label in RUNTIMES.items():
         out.append(f'<rect x="{x:.1f}" y="54" width="12" height="12" '
@@ -72,19 +72,19 @@ def _legend(harts: Sequence[int]) -> list[str]:
                'stroke-width="2.5"/>')
     out.append(svg_text(x + 18, 64, "cap of the row's loop (scons cap)"))
     out.append(svg_text(LEFT, 82, "bars left to right: " + ", ".join(
-        f"{h} harts" for h in harts[1:]) + " (pale to solid)", fill="#555"))
+        harts.count_label(h) for h in counts[1:]) + " (pale to solid)", fill="#555"))
     return out
 
 
 def render_svg(table: Mapping[str, Any]) -> str:
     """One group of bars per row; a red tick across each bar at that hart count's cap."""
     check_schema(table)
-    harts, rows = table["harts"], table["rows"]
-    more = [h for h in harts if h > 1]
+    counts, rows = table["harts"], table["rows"]
+    more = [h for h in counts if h != 1]
     group_w = max(len(more), 1) * BAR_W
     plot_w = max(len(rows), 1) * (group_w + GROUP_GAP)
     width, height = max(LEFT + plot_w + RIGHT, 640), TOP + PLOT_H + BOTTOM
-    top, base = _top(rows, harts), TOP + PLOT_H
+    top, base = _top(rows, counts), TOP + PLOT_H
 
     def y_of(v: float) -> float:
         return base - min(v, top) / top * PLOT_H
@@ -96,7 +96,7 @@ def render_svg(table: Mapping[str, Any]) -> str:
                     "the cap", size=15, weight="bold"),
            svg_text(LEFT, 40, "the cap: min(N, 1/(IPC₁·w)) of the loop standing for the "
                     f"row's kind (soft-float: {table['softfloat']})", fill="#555"),
-           *_legend(harts)]
+           *_legend(counts)]
     for i in range(int(round(top / STEP)) + 1):
         v = i * STEP
         y = y_of(v)

@@ -6,6 +6,7 @@ failed run (it then says what failed); read by the bench.
     {"schema": "ireerv-run/1",
      "model": str, "board": str, "size": int | null, "runtime": "iree" | "none",
      "harts": int (harts sharing each dispatch; 1 when absent),
+     "harts_auto": bool (HARTS=auto: each dispatch chose how many of them; false when absent),
      "workgroups": [str] (per dispatch of the last call, "8x1x1"; only with harts > 1),
      "hart_cycles": [int] (per hart, cycles on its shares of the last call; harts > 1),
      "passed": bool, "problems": [str],
@@ -24,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ireerv.image.layout import AUTO
 from ireerv.run.check import Verdict
 from ireerv.run.runner_output import RunnerOutput
 from ireerv.simulators.base import RunResult
@@ -52,6 +54,7 @@ class RunRecord:
     call_cycles: list[int] = field(default_factory=list)
     worst: str = ""  # each output's element farthest from the reference
     harts: int = 1  # harts sharing each dispatch (HARTS)
+    harts_auto: bool = False  # HARTS=auto: each dispatch chose how many of them
     workgroups: list[str] = field(default_factory=list)
     hart_cycles: list[int] = field(default_factory=list)
     memory: dict[str, Any] = field(default_factory=dict)
@@ -67,6 +70,7 @@ class RunRecord:
                    problems=list(verdict.problems), startup_cycles=parsed.startup_cycles,
                    input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles),
                    worst=verdict.worst, harts=getattr(image, "harts", 1),
+                   harts_auto=_auto(image),
                    workgroups=list(parsed.workgroups), hart_cycles=list(parsed.hart_cycles),
                    memory={**parsed.memory, "stacks": list(parsed.stacks),
                            "regions": [p.to_json() for p in peaks]} if parsed.memory else {})
@@ -89,6 +93,11 @@ class RunRecord:
 
     def write(self, path: Path) -> None:
         atomic_write(path, json.dumps(self.to_json(), indent=2) + "\n")
+
+
+def _auto(image: Any) -> bool:
+    key = getattr(image, "key", None)
+    return bool(key and str(key.value("HARTS")) == AUTO)
 
 
 def load(path: Path) -> RunRecord:
