@@ -228,10 +228,10 @@ static iree_status_t run_alone(uint32_t begin, uint32_t end) {
 }
 
 // A whole dispatch on hart 0, in IREE's loop and without the team's
-// bookkeeping: a dispatch that stays on hart 0 costs about what it does in an
-// image of one hart (before, through issue_range and the record of the job:
-// mlp 91,336 cycles a call with HARTS=auto against 90,938 on one hart, ad
-// 2,874,279 against 2,871,676).  Counted as hart 0's share.
+// bookkeeping, so that one that stays on hart 0 costs about what it does in
+// an image of one hart (mlp with HARTS=auto: 91,336 cycles a call through
+// issue_range and the job record, 91,173 this way; 90,938 on one hart).
+// Counted as hart 0's share.
 static iree_status_t run_whole(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* d,

@@ -33,12 +33,11 @@ from typing import Any
 
 from ireerv.bench import cap as cap_table
 from ireerv.bench.plan import PLAN_FILE, PlanError
+from ireerv.image.layout import AUTO
 
 SCHEMA = "ireerv-bench-harts/2"
 RUNTIMES = {"iree": "IREE", "none": "plain C"}
-AUTO = "auto"  # a column of images built with HARTS=auto
-
-Count = int | str  # a hart count, or AUTO
+Count = int | str  # a hart count, or AUTO: a column of images built with HARTS=auto
 
 
 @dataclass(frozen=True)
