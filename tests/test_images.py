@@ -31,12 +31,13 @@ def test_every_model_compiles_deterministically(compiler: Path, tmp_path: Path,
         header = tmp_path / attempt / "model_module.h"
         header.parent.mkdir()
         iree_compile.compile_model(compiler, flags, model.mlir, header)
-        module_h, kernel_o, kernel_h = iree_compile.outputs(header)
+        module_h, kernel_o, kernel_h, shares_h = iree_compile.outputs(header)
         text = module_h.read_text()
+        assert "#define RUNNER_MODEL_SHARES" in shares_h.read_text()
         assert "iree_status_t module_create(" in text and "EMITC_IMPLEMENTATION" in text
         assert runner_data.library_queries(kernel_h.read_text())
         assert kernel_o.read_bytes()[:4] == b"\x7fELF"
-        digests.append([p.read_bytes() for p in (module_h, kernel_o, kernel_h)])
+        digests.append([p.read_bytes() for p in (module_h, kernel_o, kernel_h, shares_h)])
     assert digests[0] == digests[1], "iree-compile output differs between two runs"
 
 
@@ -131,6 +132,26 @@ def test_four_harts_on_qemu_give_the_same_bits(tree: Path) -> None:
     record = json.loads((tree / "build/qemu-virt/matmul-16-h4/run.json").read_text())
     assert record["harts"] == 4 and record["workgroups"] == ["8x1x1"]
     assert len(record["hart_cycles"]) == 4
+
+
+@pytest.mark.upstream
+def test_several_harts_for_dispatches_of_one_workgroup_build_one_harts_image(
+        tree: Path, fetcher: Fetcher) -> None:
+    """The MLP's two dispatches have one workgroup each: with HARTS=auto the image is
+    built as one hart's (no hook, no team), so it is as fast as HARTS=1, give or take
+    the layout of its kernel object (compiled with the tiles for several harts)."""
+    for name in ("cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, name)
+    out = scons(tree, "run", "MODEL=mlp", "BOARD=cluster4", "HARTS=auto").stdout
+    assert "PASS: 10 output elements match the host reference (bit for bit)" in out
+    assert "harts: 4, unused: every dispatch has one workgroup" in out
+    header = tree / "build/cluster4/mlp-hauto/model_dispatches.h"
+    assert "#define RUNNER_MODEL_SHARES 0" in header.read_text()
+    auto = json.loads((tree / "build/cluster4/mlp-hauto/run.json").read_text())
+    scons(tree, "run", "MODEL=mlp", "BOARD=cluster4")
+    one = json.loads((tree / "build/cluster4/mlp/run.json").read_text())
+    assert auto["workgroups"] == [] and auto["harts_auto"]
+    assert auto["call_cycles"][-1] <= one["call_cycles"][-1] * 1.0005
 
 
 @pytest.mark.upstream

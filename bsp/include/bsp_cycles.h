@@ -15,7 +15,7 @@ uint64_t bsp_cycles(void);
 
 /* The counter's low 32 bits, read inline: for timing inside a measured phase
  * (the profile splits a run into phases at each call of bsp_cycles). */
-static inline uint32_t bsp_cycles32(void) {
+static inline __attribute__((always_inline)) uint32_t bsp_cycles32(void) {
   uint32_t lo;
   /* Zicsr named here: code compiled at an LTO link takes the link's -march,
    * which names no extensions (it picks the multilib). */

@@ -10,6 +10,14 @@
 #if !defined(RUNNER_HARTS)
 #define RUNNER_HARTS 1
 #endif
+// From the compiled program (the build's image/dispatch_counts.py): when every
+// dispatch has one workgroup there is nothing to share, and an image built for
+// several harts is the image of one hart: IREE's own loop, no team.
+#include "model_dispatches.h"
+#if !RUNNER_MODEL_SHARES
+#undef RUNNER_HARTS
+#define RUNNER_HARTS 1
+#endif
 // HARTS=auto: each dispatch site uses 1 .. RUNNER_HARTS harts (hart_plan.c).
 #if !defined(RUNNER_HARTS_AUTO)
 #define RUNNER_HARTS_AUTO 0

@@ -19,6 +19,7 @@
 
 #include "bsp_config.h"
 #include "bsp_memory.h"
+#include "parallel.h"  // RUNNER_HARTS as the program needs it
 #include "shared_copy.h"
 
 #if BSP_STAGED_CONSTANTS

@@ -132,7 +132,7 @@ def _iree_compile(target, source, env):
         iree_compile.add_empty_kernel(Path(str(target[0])), cc)
         # Named from the project's top folder, where the assembler runs: the same in every
         # clone.
-        rodata.split(Path(str(target[0])), Path(str(target[3])), target[3].path)
+        rodata.split(Path(str(target[0])), Path(str(target[-1])), target[-1].path)
     except iree_compile.CompileError as err:
         model = env.get("COMPILED_MODEL")
         explain = formats.model_format(model.format).explain if model else None
@@ -241,8 +241,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     mlir = getattr(renv, step)(model)[0] if step else str(model.mlir)
     if layout.specializes(model, "iree", benv.get("SHAPES", DEFAULT_SHAPES)):
         mlir = renv.MlirSpecialize(model, size, mlir, idir)[0]
-    module_h, kernel_o, kernel_h, blob = renv.IreeCompile(f"{idir}/model_module.h", mlir,
-                                                          COMPILED_MODEL=model)
+    module_h, kernel_o, kernel_h, shares_h, blob = renv.IreeCompile(
+        f"{idir}/model_module.h", mlir, COMPILED_MODEL=model)
     libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]
     renv.Depends([module_h, kernel_o, kernel_h], libraries)  # the transform library
     module_c = renv.Command(
@@ -270,7 +270,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     for name, src in sources:
         oenv = _control_program_env(renv, benv) if name == "model_module" else renv
         obj = oenv.Object(f"{idir}/{name}.o", src)
-        renv.Depends(obj, [runtime_libs, module_h, kernel_h, blob, *extra])
+        renv.Depends(obj, [runtime_libs, module_h, kernel_h, shares_h, blob, *extra])
         objects += obj
     objects += renv.TrimmedHalObjects(idir, module_h, runtime_libs, inline)
     return [*objects, kernel_o], mlir

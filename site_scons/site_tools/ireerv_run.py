@@ -205,6 +205,9 @@ def _report(env, image, verdict) -> None:
     if parsed and parsed.workgroups:
         print(f"harts: {image.harts}; workgroups per dispatch: {' '.join(parsed.workgroups)}; "
               f"cycles per hart on its shares: {', '.join(f'{c:,}' for c in parsed.hart_cycles)}")
+    elif parsed and parsed.call_cycles and image.harts > 1 and image.runtime == "iree":
+        print(f"harts: {image.harts}, unused: every dispatch has one workgroup, so the image "
+              "is built as one hart's")
     framework = _framework(image.model)
     if verdict.worst and (framework or not verdict.passed):
         print(f"worst element: {verdict.worst}")

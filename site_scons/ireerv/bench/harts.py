@@ -217,7 +217,8 @@ def markdown(table: Mapping[str, Any]) -> str:
     caps = {(r["kind"], r["cap"]["label"], r["cap"]["softfloat"])
             for r in table["rows"] if r["cap"]}
     out += ["", "- workgroups: per dispatch of the call (IREE with several harts); the plain C "
-            "matmul splits its rows.",
+            "matmul splits its rows; — where every dispatch has one workgroup (the image is "
+            "then built as one hart's).",
             *(f"- cap of the {kind} rows: the loop {label}"
               + (f" ({softfloat})" if softfloat else "") for kind, label, softfloat
               in sorted(caps)),

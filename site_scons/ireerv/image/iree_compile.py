@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ireerv.boards import Board
 from ireerv.boards.board import LIBRARY_FLAG
-from ireerv.image import inline_hal
+from ireerv.image import dispatch_counts, inline_hal
 from ireerv.paths import PROJECT_ROOT
 from ireerv.util import fixed_layout
 
@@ -63,11 +63,13 @@ def _relative_to(flag: str, cwd: Path) -> str:
     return prefix + os.path.relpath(PROJECT_ROOT / flag.removeprefix(prefix), cwd)
 
 
-def outputs(module_header: Path) -> tuple[Path, Path, Path]:
-    """What one compile writes: the vm-c module header, the kernel object and its header."""
+def outputs(module_header: Path) -> tuple[Path, Path, Path, Path]:
+    """What one compile writes: the vm-c module header, the kernel object and its header,
+    and the runner's header saying whether any dispatch may be shared (dispatch_counts)."""
     stem = module_header.name.removesuffix("_module.h")
     return module_header, module_header.with_name(f"{stem}_kernel.o"), \
-        module_header.with_name(f"{stem}_kernel.h")
+        module_header.with_name(f"{stem}_kernel.h"), \
+        module_header.with_name(f"{stem}_{dispatch_counts.HEADER}")
 
 
 # The MLIR tools' thread pool has been seen to deadlock on a 2-core machine (every thread
@@ -95,7 +97,7 @@ def run_tool(cmd: list[str], *, cwd: Path | None = None,
 
 def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_header: Path) -> None:
     """Run iree-compile; on failure remove partial outputs and raise with its diagnostics."""
-    _, kernel_o, _ = outputs(module_header)
+    _, kernel_o, _, shares_h = outputs(module_header)
     # Run in the output folder with relative names: iree-compile embeds the kernel's
     # path in the program, and the output must not depend on where the build is.
     cwd = module_header.parent
@@ -112,10 +114,13 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
     kernel_flag = f"--iree-llvmcpu-static-library-output-path={kernel_o.name}"
     try:
         if inline_hal.EXECUTION_FLAG in flag_list:
-            _compile_inline(compiler, [*flag_list, kernel_flag], given, cwd, module_header)
+            shares = _compile_inline(compiler, [*flag_list, kernel_flag], given, cwd,
+                                     module_header)
         else:
             _run_compile([str(compiler), SINGLE_THREADED, *flag_list, kernel_flag, given,
                           "-o", module_header.name], cwd, module_header)
+            shares = True  # no HAL phase to read the counts from
+        shares_h.write_text(dispatch_counts.header(shares))
     except CompileError as err:
         # Diagnostics name the file as given on the command line: show the user's path.
         raise CompileError(str(err).replace(given, str(mlir))) from None
@@ -134,22 +139,26 @@ def _run_compile(cmd: list[str], cwd: Path, module_header: Path) -> None:
 
 
 def _compile_inline(compiler: Path, flag_list: list[str], given: str, cwd: Path,
-                    module_header: Path) -> None:
+                    module_header: Path) -> bool:
     """The compile for the inline HAL in two halves, the initialisers outlined between
-    them (inline_hal); the HAL phase's output is removed afterwards."""
+    them (inline_hal); the HAL phase's output is removed afterwards.  Returns whether
+    any dispatch may have several workgroups (dispatch_counts)."""
     between = cwd / f"{module_header.name.removesuffix('_module.h')}_hal.mlir"
     base = [str(compiler), SINGLE_THREADED, *flag_list]
     try:
         _run_compile([*base, inline_hal.STOP_AFTER, inline_hal.KEEP_LOCATIONS, given,
                       "-o", between.name], cwd, module_header)
+        hal_text = between.read_text()
+        shares = dispatch_counts.may_share(dispatch_counts.workgroup_counts(hal_text))
         try:
-            between.write_text(inline_hal.outline_initializers(between.read_text()))
+            between.write_text(inline_hal.outline_initializers(hal_text))
         except inline_hal.InlineHalError as err:
             raise CompileError(f"iree-compile's HAL phase of {given}: {err}") from None
         _run_compile([*base, inline_hal.GO_ON, between.name, "-o", module_header.name],
                      cwd, module_header)
     finally:
         between.unlink(missing_ok=True)
+    return shares
 
 
 def _compile_beside(compiler: Path, flag_list: list[str], mlir: Path,
@@ -197,7 +206,7 @@ def add_empty_kernel(module_header: Path, cc: list[str]) -> None:
     """A model without dispatches gets no kernel from iree-compile: give it an empty one."""
     from ireerv.image.runner_data import NO_KERNEL_HEADER
 
-    _, kernel_o, kernel_h = outputs(module_header)
+    _, kernel_o, kernel_h, _ = outputs(module_header)
     if kernel_h.exists():
         return
     proc = subprocess.run([*cc, "-x", "c", "-c", os.devnull, "-o", str(kernel_o)],
