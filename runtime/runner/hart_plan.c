@@ -61,20 +61,78 @@ static uint32_t helper16(uint32_t mode) {
   return mode == RUNNER_LOCAL_MODE_LOCAL ? 17 : 18;
 }
 
-// Predicted cycles of `rest` workgroups on n harts, hart 0 taking k.
-static uint64_t predict(uint32_t rest, uint64_t a0, uint32_t mode,
-                        runner_plan_bytes_t bytes, uint32_t n, uint32_t k) {
-  const uint64_t busy = (uint64_t)n * 256 / cap16(mode);
-  const uint64_t slow = busy > 16 ? busy : 16;  // 16ths of a0 per workgroup
-  const uint32_t per = (rest - k + n - 2) / (n - 1);
-  const uint64_t mine = a0 * k * slow / 16;
-  uint64_t theirs = a0 * per * slow / 16 * helper16(mode) / 16;
-  if (mode == RUNNER_LOCAL_MODE_LOCAL) {
-    const uint64_t in = bytes.in + (uint64_t)bytes.in_split * per / rest;
-    theirs += (uint64_t)(n - 1) * (in / 4) * COPY_IN_CYCLES;
-    theirs += (uint64_t)(bytes.out / 4) * WRITE_BACK_CYCLES * per / rest;
+// A quotient in 32 bits where it fits: a 64-bit division is a libgcc call of
+// several hundred cycles on the cluster's cores (the plans of kws's first call
+// took 151,229 cycles with one in every prediction).
+static uint64_t quotient(uint64_t value, uint32_t divisor) {
+  return value <= UINT32_MAX ? (uint32_t)value / divisor : value / divisor;
+}
+
+// What a prediction for n harts needs besides hart 0's share k.
+typedef struct plan_t {
+  uint32_t rest, n, mode;
+  uint64_t a0_slow;  // a0 times 16ths of a0 per workgroup with n harts busy
+  runner_plan_bytes_t bytes;
+} plan_t;
+
+static plan_t plan_for(uint32_t rest, uint32_t a0, uint32_t mode,
+                       runner_plan_bytes_t bytes, uint32_t n) {
+  const uint32_t busy = n * 256 / cap16(mode);
+  const uint32_t slow = busy > 16 ? busy : 16;
+  return (plan_t){rest, n, mode, (uint64_t)a0 * slow, bytes};
+}
+
+// Predicted cycles of hart 0's k workgroups, and of the others' shares of the
+// rest (each with its copies), n harts busy.
+static uint64_t mine(const plan_t* p, uint32_t k) { return p->a0_slow * k / 16; }
+static uint64_t theirs(const plan_t* p, uint32_t k) {
+  const uint32_t per = (p->rest - k + p->n - 2) / (p->n - 1);
+  uint64_t t = p->a0_slow * per / 16 * helper16(p->mode) / 16;
+  if (p->mode == RUNNER_LOCAL_MODE_LOCAL) {
+    const uint64_t in =
+        p->bytes.in + quotient((uint64_t)p->bytes.in_split * per, p->rest);
+    t += (uint64_t)(p->n - 1) * (in / 4) * COPY_IN_CYCLES;
+    t += quotient((uint64_t)(p->bytes.out / 4) * WRITE_BACK_CYCLES * per, p->rest);
   }
-  return (mine > theirs ? mine : theirs) + OVERHEAD;
+  return t;
+}
+
+// Bisections over hart 0's share k in [1, hi), each predicate false then true:
+// the first k where hart 0's time reaches the others', and the first where the
+// others' time has fallen to `level` (hi when there is none).
+static uint32_t first_crossing(const plan_t* p, uint32_t hi) {
+  uint32_t lo = 1;
+  while (lo < hi) {
+    const uint32_t k = lo + (hi - lo) / 2;
+    if (mine(p, k) >= theirs(p, k)) hi = k; else lo = k + 1;
+  }
+  return lo;
+}
+static uint32_t first_at_most(const plan_t* p, uint32_t hi, uint64_t level) {
+  uint32_t lo = 1;
+  while (lo < hi) {
+    const uint32_t k = lo + (hi - lo) / 2;
+    if (theirs(p, k) <= level) hi = k; else lo = k + 1;
+  }
+  return lo;
+}
+
+// The shortest predicted time for n harts and the least share of hart 0 that
+// gives it, as a scan of k = 1 .. rest-1 would find: hart 0's time grows with
+// k and the others' shrinks, so the longer of the two is least where they
+// cross (found by bisection: a dozen predictions instead of rest).
+static uint64_t best_split(const plan_t* p, uint32_t* k_best) {
+  const uint32_t cross = first_crossing(p, p->rest);
+  uint64_t best = cross < p->rest ? mine(p, cross) : UINT64_MAX;
+  *k_best = cross;
+  if (cross > 1) {  // before the crossing the others' time decides, falling
+    const uint64_t before = theirs(p, cross - 1);
+    if (before <= best) {
+      *k_best = first_at_most(p, cross - 1, before);
+      best = before;
+    }
+  }
+  return best + OVERHEAD;
 }
 
 uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
@@ -86,10 +144,10 @@ uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
   uint64_t best = alone - alone / 16;  // to beat
   uint32_t harts = 1;
   for (uint32_t n = 2; n <= max_harts && n <= rest; ++n) {
-    for (uint32_t k = 1; k < rest; ++k) {
-      const uint64_t t = predict(rest, a0, mode, bytes, n, k);
-      if (t < best) best = t, harts = n, *first = k;
-    }
+    const plan_t p = plan_for(rest, a0, mode, bytes, n);
+    uint32_t k;
+    const uint64_t t = best_split(&p, &k);
+    if (t < best) best = t, harts = n, *first = k;
   }
   return harts;
 }

@@ -1,0 +1,80 @@
+"""HARTS=auto's cost rule (runtime/runner/hart_plan.c), compiled for the host: its
+bisection over hart 0's share finds what a scan of every share finds."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import IN_CI
+
+from ireerv.paths import PROJECT_ROOT
+
+RUNNER = PROJECT_ROOT / "runtime/runner"
+STUBS = Path(__file__).parent / "data/hart_plan"
+IN_PLACE, LOCAL, FETCH_BOUND = 0, 1, 2
+CAP16 = {LOCAL: 21, FETCH_BOUND: 20}
+HELPER16 = {LOCAL: 17, FETCH_BOUND: 18}
+COPY_IN, WRITE_BACK, OVERHEAD = 26, 24, 2000
+
+
+def _predict(rest: int, a0: int, mode: int, b: tuple[int, int, int], n: int, k: int) -> int:
+    """The rule as written before the bisection: every quantity as hart_plan.c computes it."""
+    slow = max(n * 256 // CAP16[mode], 16)
+    per = (rest - k + n - 2) // (n - 1)
+    mine = a0 * k * slow // 16
+    theirs = a0 * per * slow // 16 * HELPER16[mode] // 16
+    if mode == LOCAL:
+        inbound = b[0] + b[1] * per // rest
+        theirs += (n - 1) * (inbound // 4) * COPY_IN
+        theirs += (b[2] // 4) * WRITE_BACK * per // rest
+    return max(mine, theirs) + OVERHEAD
+
+
+def _scan(rest: int, a0: int, mode: int, b: tuple[int, int, int]) -> tuple[int, int]:
+    if rest < 2 or mode not in CAP16:
+        return 1, 0
+    best = rest * a0 - rest * a0 // 16
+    harts, first = 1, 0
+    for n in range(2, min(4, rest) + 1):
+        for k in range(1, rest):
+            t = _predict(rest, a0, mode, b, n, k)
+            if t < best:
+                best, harts, first = t, n, k
+    return harts, first
+
+
+@pytest.fixture(scope="module")
+def plan(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        if IN_CI:
+            pytest.fail("no host C compiler (Debian package gcc)")
+        pytest.skip("no host C compiler (Debian package gcc)")
+    exe = tmp_path_factory.mktemp("plan") / "plan"
+    subprocess.run([cc, "-std=gnu11", "-O2", "-Wall", "-Werror", f"-I{STUBS}", f"-I{RUNNER}",
+                    str(STUBS / "main.c"), str(RUNNER / "hart_plan.c"), "-o", str(exe)],
+                   check=True)
+    return exe
+
+
+def test_the_bisection_chooses_as_the_scan_does(plan: Path) -> None:
+    rng = random.Random(7)
+    cases = []
+    for i in range(3000):
+        rest = 2 + rng.randrange(400 if i % 3 == 0 else 40)
+        a0 = rng.randrange(2_000_000 if i % 2 else 3_000)
+        mode = rng.choice((IN_PLACE, LOCAL, FETCH_BOUND))
+        b = (0, 0, 0) if i % 5 == 0 else (rng.randrange(200_000), rng.randrange(300_000),
+                                         rng.randrange(100_000))
+        cases.append((rest, a0, mode, b))
+    text = "".join(f"{r} {a} {m} {b[0]} {b[1]} {b[2]}\n" for r, a, m, b in cases)
+    out = subprocess.run([str(plan)], input=text, capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    got = [tuple(int(v) for v in line.split()) for line in out if line]
+    want = [_scan(*case) for case in cases]
+    assert got == want
+    assert sum(h > 1 for h, _ in want) > 500  # many cases share, with many splits
