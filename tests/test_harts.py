@@ -84,12 +84,12 @@ def test_several_harts_use_the_boards_harts_library() -> None:
     assert any(f.endswith("bsp/common/iree-tiles-harts.mlir") for f in four)
     # One hart drops the kernels' export names, which several harts look their slices up by.
     assert iree_compile.NO_DEBUG_TABLES in one and iree_compile.NO_DEBUG_TABLES not in four
-    # Several harts also keep constants out of the kernel object (bindings instead),
-    # also where the placement stages constants (the small ones are then kept staged).
+    # Several harts keep constants out of the kernel object (bindings instead), and so
+    # does a placement that stages constants, with any harts (the small ones kept staged).
     assert INLINE_NO_CONSTANTS in four and INLINE_NO_CONSTANTS not in one
     assert ([f for f in one if "tiles" not in f and f != iree_compile.NO_DEBUG_TABLES]
             == [f for f in four if "tiles" not in f and f != INLINE_NO_CONSTANTS])
     large = replace(board, placement=replace(board.placement, constants="shared"))
     assert INLINE_NO_CONSTANTS in iree_compile.flags(large, 4)
-    assert INLINE_NO_CONSTANTS not in iree_compile.flags(large, 1)
+    assert INLINE_NO_CONSTANTS in iree_compile.flags(large, 1)  # small ones kept staged
     assert iree_compile.NO_DEBUG_TABLES not in iree_compile.flags(board, 1, "debug")

@@ -50,6 +50,16 @@ runner_plan_site_t* runner_plan_site(const void* executable,
   return NULL;
 }
 
+bool runner_plan_all_alone(void) {
+  bool any = false;
+  for (uint32_t i = 0; i < SITE_CAPACITY; ++i) {
+    if (!sites[i].executable) continue;
+    if (sites[i].harts != 1) return false;
+    any = true;
+  }
+  return any;
+}
+
 // Cap (in 16ths) and the per-workgroup cost of harts 1.. relative to hart 0
 // (16ths), by mode; 0: never share.
 static uint32_t cap16(uint32_t mode) {

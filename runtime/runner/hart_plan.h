@@ -3,6 +3,7 @@
 #ifndef RUNNER_HART_PLAN_H_
 #define RUNNER_HART_PLAN_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "iree/hal/local/local_executable.h"
@@ -22,6 +23,9 @@ typedef struct runner_plan_site_t {
 // full (then the dispatch runs as with a fixed HARTS).
 runner_plan_site_t* runner_plan_site(const void* executable,
                                      iree_host_size_t ordinal);
+
+// Whether every site seen has chosen hart 0 alone (and there is one).
+bool runner_plan_all_alone(void);
 
 // What the harts 1.. would copy in and write back for `rest` of `total`
 // workgroups: the bytes of the bindings that are not write-only (in), and of

@@ -277,8 +277,11 @@ static iree_status_code_t wake_team(void) {
   return IREE_STATUS_OK;
 }
 
+static bool team_ran;  // since the last runner_harts_next_call()
+
 // Workgroups job.base .. job.total shared by job.harts harts.
 static iree_status_code_t run_team(uint32_t local_length) {
+  team_ran = true;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
   // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
   iree_status_code_t code = wake_team();
@@ -454,8 +457,30 @@ iree_status_t runner_harts_start(void) {
   return iree_ok_status();
 }
 
-void runner_harts_reset_counts(void) {
-  count_length = 0;
+// HARTS=auto: after a call in which no dispatch was shared and every site
+// had chosen hart 0 (ad: its weights cost more to copy to a hart than to
+// use), later calls run as in an image of one hart, IREE's loop or the
+// staging hook: the sites' choices are final, so checking them for every
+// dispatch only costs (ad: about 1,400 cycles a call).  The workgroup counts
+// printed are then those of the last call that went through the sites.
+static bool settled;
+
+static void settle(void) {
+#if RUNNER_HARTS_AUTO
+  if (settled || team_ran || !runner_plan_all_alone()) return;
+  settled = true;
+#if RUNNER_STAGED_CONSTANTS
+  runner_staging_start();
+#else
+  iree_hal_local_executable_dispatch_hook = NULL;
+#endif
+#endif
+}
+
+void runner_harts_next_call(void) {
+  if (count_length) settle();
+  team_ran = false;
+  if (!settled) count_length = 0;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) busy[h] = 0;
 }
 
@@ -512,7 +537,7 @@ iree_status_t runner_harts_start(void) {
 #endif
   return iree_ok_status();
 }
-void runner_harts_reset_counts(void) {}
+void runner_harts_next_call(void) {}
 void runner_harts_print_counts(void) {}
 
 #endif  // RUNNER_HARTS > 1

@@ -34,10 +34,15 @@ iree_status_t runner_harts_start(void);
 // Bytes of woken hart `hart`'s stack (1 .. RUNNER_HARTS-1) ever used.
 size_t runner_hart_stack_used(unsigned hart);
 
-// Prints "WORKGROUPS <x>x<y>x<z> ..." for the dispatches since the last
-// call to runner_harts_reset_counts(), in order, and "HART_CYCLES <c0> ..."
-// the cycles each hart spent on its shares of them (nothing for one hart).
-void runner_harts_reset_counts(void);
+// Before each call of the entry function: counts anew, and with HARTS=auto,
+// once every dispatch site has chosen hart 0 and the last call shared
+// nothing, runs later calls as an image of one hart would.
+void runner_harts_next_call(void);
+
+// Prints "WORKGROUPS <x>x<y>x<z> ..." for the dispatches of the last call
+// that went through the harts' dispatch hook, in order, and "HART_CYCLES
+// <c0> ..." the cycles each hart spent on its shares of the last call
+// (nothing for one hart).
 void runner_harts_print_counts(void);
 
 #ifdef __cplusplus

@@ -495,7 +495,7 @@ static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
 
   const uint32_t repeat = runner_model.repeat ? runner_model.repeat : 1;
   for (uint32_t i = 0; i < repeat; ++i) {
-    runner_harts_reset_counts();
+    runner_harts_next_call();
     t_begin = bsp_cycles();
     IREE_RETURN_IF_ERROR(invoke(state));
     t_end = bsp_cycles();

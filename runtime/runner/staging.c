@@ -19,7 +19,6 @@
 
 #include "bsp_config.h"
 #include "bsp_memory.h"
-#include "parallel.h"  // RUNNER_HARTS as the program needs it
 #include "shared_copy.h"
 
 #if BSP_STAGED_CONSTANTS
@@ -78,14 +77,14 @@ static size_t staged_bytes(uint32_t mask,
   return bytes;
 }
 
-// Small constants are staged once and kept (images with several harts: there
-// the per-channel multipliers, shifts and biases are bindings, not data inside
-// the kernels, so that woken harts can run the kernels from their own
-// scratchpads).  ad with HARTS=auto, every dispatch on hart 0: 2,901,830
-// cycles a call staging them anew, 2,814,251 kept (one hart: 2,872,269).  Up
-// to KEPT_BYTES in all (vww's scratchpad then has 27 KiB left), bindings of at
-// most KEPT_LIMIT bytes each; the rest is staged per dispatch as before.
-#if RUNNER_HARTS > 1
+// Small constants are staged once and kept: the build keeps constants out of
+// the kernels for these images, so the per-channel multipliers, shifts and
+// biases are bindings, not data inside the kernels read over the shared path.
+// Staged anew for every dispatch they cost ad 2,901,830 cycles a call (every
+// dispatch on hart 0 of HARTS=auto), kept 2,814,251; one hart with them
+// inside the kernels took 2,872,269, kept 2,811,861.  Up to KEPT_BYTES in all
+// (vww's scratchpad then has 27 KiB left), bindings of at most KEPT_LIMIT
+// bytes each; the rest is staged per dispatch as before.
 #define KEPT_BYTES (8 * 1024)
 #define KEPT_LIMIT 1024
 #define KEPT_ENTRIES 64
@@ -118,13 +117,6 @@ static void* kept_copy(const iree_hal_executable_dispatch_state_v0_t* d,
   kept_used += (bytes + 63) & ~63u;
   return kept[kept_count++].copy;
 }
-#else
-static void* kept_copy(const iree_hal_executable_dispatch_state_v0_t* d,
-                       unsigned i) {
-  (void)d, (void)i;
-  return NULL;
-}
-#endif
 
 // Not inlined: its loops would give the dispatch hook a frame of a dozen
 // saved registers, paid by every dispatch.

@@ -87,11 +87,12 @@ class Device:
     params: dict[str, int] = field(default_factory=dict)
 
 
-# Several harts: constants become bindings, not data inside the kernel object (a
-# hart running from its own scratchpad may read only its arguments).  Where the
-# placement stages constants, the small ones are staged once and kept
-# (runtime/runner/staging.c): vww on cluster4 with HARTS=auto 30,543,328 cycles a
-# call without this flag (every kernel in place, all on hart 0), 28,906,555 with.
+# Several harts, or a placement that stages constants: constants become bindings,
+# not data inside the kernel object (a hart running from its own scratchpad may read
+# only its arguments; a staged image keeps the small ones staged once,
+# runtime/runner/staging.c).  vww on cluster4 with HARTS=auto: 30,543,328 cycles a
+# call without this flag (every kernel in place, all on hart 0), 28,906,555 with;
+# ad on one hart: 2,872,269 without, 2,811,861 with.
 INLINE_NO_CONSTANTS = "--iree-flow-inline-constants-max-byte-length=0"
 
 
@@ -191,7 +192,9 @@ class Board:
         # into one, every binding would span all of them and nothing could be staged.
         staged = ([f"--iree-stream-resource-max-allocation-size={STAGED_RESOURCE}"]
                   if self.placement.constants else [])
-        inline = [INLINE_NO_CONSTANTS] if harts > 1 else []
+        # Constants out of the kernels, as bindings: woken harts run kernels from their
+        # own scratchpads, and staged images keep the small ones staged (staging.c).
+        inline = [INLINE_NO_CONSTANTS] if harts > 1 or self.placement.constants else []
         return [*self.iree.flags(harts, library), *staged, *inline]
 
     def bsp_sources(self) -> list[Path]:
