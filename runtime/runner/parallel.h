@@ -13,8 +13,10 @@
 // From the compiled program (the build's image/dispatch_counts.py): when every
 // dispatch has one workgroup there is nothing to share, and an image built for
 // several harts is the image of one hart: IREE's own loop, no team.
+#if __has_include("model_dispatches.h")  // absent: any dispatch may be shared
 #include "model_dispatches.h"
-#if !RUNNER_MODEL_SHARES
+#endif
+#if defined(RUNNER_MODEL_SHARES) && !RUNNER_MODEL_SHARES
 #undef RUNNER_HARTS
 #define RUNNER_HARTS 1
 #endif
