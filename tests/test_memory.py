@@ -37,6 +37,9 @@ def test_peaks_per_region() -> None:
     said = memory.describe(peaks, {"largest_allocation": 4096})
     assert "spm0: 38,000 of 262,144 bytes at peak (static 16,000, stack 10,000 of 32,768, " \
            "heap 12,000)" in said and said.endswith("largest allocation 4,096 bytes")
+    said = memory.describe(peaks, {"largest_allocation": 4096, "weight_cache": 173_760})
+    assert said.endswith("largest allocation 4,096 bytes; weights kept in the heap's free "
+                         "room 173,760 bytes")
     assert memory.fit(peaks).startswith("fit: the run needs shared 80,128 bytes, spm0 38,144 "
                                         "bytes, stack_size 10,240, heap_size 12,032")
     # resnet8-float's transient buffer on cluster4: more than spm0 could ever hold.

@@ -65,11 +65,18 @@ extern char __heap_end[];
 
 static char *heap_break = __heap_start;
 static char *heap_peak = __heap_start;
-static char *heap_limit = __heap_end;   /* lowered by bsp_heap_top */
+static char *heap_limit = __heap_end;   /* lowered by bsp_heap_reserve */
 static size_t top_peak;
+
+/* The application's answer when the break would pass its reservation at the
+ * heap's top (bsp_memory.h); by default, none. */
+__attribute__((weak)) void bsp_heap_short(size_t bytes) { (void)bytes; }
 
 void *sbrk(ptrdiff_t increment) {
   char *old = heap_break;
+  if (increment > 0 && increment > heap_limit - old) {
+    bsp_heap_short((size_t)(increment - (heap_limit - old)));
+  }
   if (increment > 0 ? increment > heap_limit - old : -increment > old - __heap_start) {
     errno = ENOMEM;
     return (void *)-1;
@@ -79,12 +86,13 @@ void *sbrk(ptrdiff_t increment) {
   return old;
 }
 
-/* The top `bytes` of the heap, out of sbrk's reach until the next call, which
- * moves the block's start (its contents are not kept).  A block that only
- * grows never leaves a hole below it, as freeing and allocating anew would. */
-void *bsp_heap_top(size_t bytes) {
-  if (bytes > (size_t)(__heap_end - heap_break)) return NULL;
-  heap_limit = __heap_end - bytes;
+/* The top `bytes + spare` of the heap, out of sbrk's reach until the next
+ * call, which moves the block's start (the contents of its lowest `bytes` are
+ * not kept).  A block that only grows never leaves a hole below it, as
+ * freeing and allocating anew would. */
+void *bsp_heap_reserve(size_t bytes, size_t spare) {
+  if (bytes + spare > (size_t)(__heap_end - heap_break)) return NULL;
+  heap_limit = __heap_end - bytes - spare;
   if (bytes > top_peak) top_peak = bytes;
   return heap_limit;
 }

@@ -26,6 +26,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 // Set by the build when the board's placement keeps the model's constants apart
 // (bsp_config.h's BSP_STAGED_CONSTANTS): dispatches read staged copies.
@@ -43,6 +44,7 @@
 #include "hart_local.h"
 #include "hart_plan.h"
 #include "iree/hal/local/local_executable.h"
+#include "workgroups.h"
 
 #if RUNNER_HARTS > BSP_HARTS
 #error "RUNNER_HARTS exceeds the board's hart count"
@@ -53,9 +55,21 @@
 #endif
 
 // bsp_wake_harts starts every parked hart: one slice each, even for harts
-// beyond RUNNER_HARTS (they return at once and park for good).
-static uint8_t stacks[(BSP_HARTS - 1) * RUNNER_HART_STACK]
-    __attribute__((aligned(16)));
+// beyond RUNNER_HARTS (they return at once and park for good).  With
+// HARTS=auto and staged constants they come from the heap when a dispatch
+// first shares, not from .bss: an image whose harts never wake (every
+// dispatch on hart 0) leaves that scratchpad to the weight cache (staging.c;
+// ad: as fast as one hart, 24 KiB of weights fewer kept otherwise).  Others
+// keep them in .bss: clearing them when taken cost kws 15,000 cycles.
+#define STACKS_BYTES ((BSP_HARTS - 1) * RUNNER_HART_STACK)
+#define STACKS_FROM_HEAP (RUNNER_HARTS_AUTO && RUNNER_STAGED_CONSTANTS)
+#if STACKS_FROM_HEAP
+static uint8_t* stacks;
+static bool stacks_wanted;  // taken at the next dispatch, before staging
+#else
+static uint8_t stacks_storage[STACKS_BYTES] __attribute__((aligned(16)));
+static uint8_t* const stacks = stacks_storage;
+#endif
 
 typedef struct runner_job_t {
   iree_hal_local_executable_t* executable;
@@ -137,7 +151,7 @@ static iree_status_t issue_range(unsigned hart, uint32_t begin, uint32_t end) {
   }
   for (uint32_t i = begin; i < end; ++i) {
     iree_status_t status =
-        iree_hal_local_executable_issue_call(executable, ordinal, d, &state, hart);
+        runner_issue_call(executable, ordinal, d, &state, hart);
     if (!iree_status_is_ok(status)) return status;
     if (++state.workgroup_id_x == count_x) {
       state.workgroup_id_x = 0;
@@ -232,28 +246,13 @@ static iree_status_t run_alone(uint32_t begin, uint32_t end) {
 // an image of one hart (mlp with HARTS=auto: 91,336 cycles a call through
 // issue_range and the job record, 91,173 this way; 90,938 on one hart).
 // Counted as hart 0's share.
-static iree_status_t run_whole(
+static __attribute__((noinline)) iree_status_t run_whole(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* d,
     iree_byte_span_t local_memory) {
   const uint32_t start = bsp_cycles32();
-  iree_alignas(64) iree_hal_executable_workgroup_state_v0_t state = {
-      .local_memory = local_memory.data,
-      .local_memory_size = (size_t)local_memory.data_length,
-  };
-  iree_status_t status = iree_ok_status();
-  for (uint32_t z = 0; z < d->workgroup_count_z && iree_status_is_ok(status); ++z) {
-    state.workgroup_id_z = z;
-    for (uint32_t y = 0; y < d->workgroup_count_y && iree_status_is_ok(status); ++y) {
-      state.workgroup_id_y = y;
-      for (uint32_t x = 0; x < d->workgroup_count_x; ++x) {
-        state.workgroup_id_x = x;
-        status = iree_hal_local_executable_issue_call(executable, ordinal, d,
-                                                      &state, 0);
-        if (!iree_status_is_ok(status)) break;
-      }
-    }
-  }
+  const iree_status_t status =
+      runner_run_grid(executable, ordinal, d, /*processor_id=*/0, local_memory);
   busy[0] += bsp_cycles32() - start;
   return status;
 }
@@ -276,6 +275,19 @@ static iree_status_code_t wake_team(void) {
   team_woken = true;
   return IREE_STATUS_OK;
 }
+
+#if STACKS_FROM_HEAP
+// The harts' stacks, cleared (for runner_hart_stack_used()).  In a dispatch
+// of staged constants the heap cannot take room from the weight cache (the
+// dispatch reads it): then false, and the next dispatch takes them first.
+static bool take_stacks(void) {
+  if (stacks) return true;
+  stacks = aligned_alloc(16, STACKS_BYTES);
+  stacks_wanted = !stacks;
+  if (stacks) memset(stacks, 0, STACKS_BYTES);
+  return stacks != NULL;
+}
+#endif
 
 static bool team_ran;  // since the last runner_harts_next_call()
 
@@ -381,6 +393,9 @@ static __attribute__((noinline)) iree_status_t share(
   if (site) job.harts = site->harts;
 #endif
   job.first = site && site->first < job.total - job.base ? site->first : 0;
+#if STACKS_FROM_HEAP
+  if (!take_stacks()) return run_alone(job.base, job.total);  // this once
+#endif
   const uint32_t start = bsp_cycles32();
   const iree_status_code_t code = run_team((uint32_t)local_memory.data_length);
   uint64_t predicted = 0;
@@ -398,23 +413,6 @@ static __attribute__((noinline)) iree_status_t share(
              : iree_make_status(code, "workgroup failed on a hart");
 }
 
-// A dispatch of one workgroup: that workgroup, straight, on hart 0 (no
-// loop, no frame of the paths below).  Counted as hart 0's share.
-static __attribute__((noinline)) iree_status_t run_one(
-    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
-    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
-    iree_byte_span_t local_memory) {
-  const uint32_t start = bsp_cycles32();
-  iree_alignas(64) iree_hal_executable_workgroup_state_v0_t state = {
-      .local_memory = local_memory.data,
-      .local_memory_size = (size_t)local_memory.data_length,
-  };
-  const iree_status_t status = iree_hal_local_executable_issue_call(
-      executable, ordinal, dispatch_state, &state, 0);
-  busy[0] += bsp_cycles32() - start;
-  return status;
-}
-
 // A dispatch of several workgroups: on hart 0 alone where its site chose so
 // (HARTS=auto), else shared.
 static __attribute__((noinline)) iree_status_t run_many(
@@ -430,14 +428,11 @@ static __attribute__((noinline)) iree_status_t run_many(
   return share(executable, ordinal, dispatch_state, local_memory, total, site);
 }
 
-static iree_status_t dispatch(
+static iree_status_t run_dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
   (void)processor_id;
-#if RUNNER_STAGED_CONSTANTS
-  IREE_RETURN_IF_ERROR(runner_stage(&dispatch_state));
-#endif
   const uint32_t x = dispatch_state->workgroup_count_x;
   const uint32_t y = dispatch_state->workgroup_count_y;
   const uint32_t z = dispatch_state->workgroup_count_z;
@@ -448,8 +443,29 @@ static iree_status_t dispatch(
     ++count_length;
   }
   const uint32_t total = x * y * z;
-  if (total < 2) return run_one(executable, ordinal, dispatch_state, local_memory);
+  if (total < 2) return run_whole(executable, ordinal, dispatch_state, local_memory);
   return run_many(executable, ordinal, dispatch_state, local_memory, total);
+}
+
+static iree_status_t dispatch(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    uint32_t processor_id, iree_byte_span_t local_memory) {
+#if RUNNER_STAGED_CONSTANTS
+#if STACKS_FROM_HEAP
+  if (stacks_wanted) take_stacks();  // may give back some of the cache
+#endif
+  iree_status_t status = runner_stage(&dispatch_state);
+  if (iree_status_is_ok(status)) {
+    status = run_dispatch(executable, ordinal, dispatch_state, processor_id,
+                          local_memory);
+  }
+  runner_unstage();
+  return status;
+#else
+  return run_dispatch(executable, ordinal, dispatch_state, processor_id,
+                      local_memory);
+#endif
 }
 
 iree_status_t runner_harts_start(void) {
@@ -519,8 +535,9 @@ void runner_harts_print_counts(void) {
 }
 
 size_t runner_hart_stack_used(unsigned hart) {
-  // The stacks are in .bss (cleared at start-up) and a stack frame's deepest
-  // word is rarely zero: the lowest non-zero word is the high-water mark.
+  // The stacks were cleared when taken and a stack frame's deepest word is
+  // rarely zero: the lowest non-zero word is the high-water mark.
+  if (!stacks) return 0;
   const uint32_t* bottom = (const uint32_t*)(stacks + (hart - 1) * RUNNER_HART_STACK);
   const uint32_t* top = (const uint32_t*)(stacks + hart * RUNNER_HART_STACK);
   const uint32_t* word = bottom;

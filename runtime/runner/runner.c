@@ -16,6 +16,8 @@
 //   MEMORY heap_peak <n>      the heap's high-water mark (bytes above its start)
 //   MEMORY largest_allocation <n>   the largest single host allocation
 //   MEMORY stack <hart> <n>   bytes of that hart's stack ever used
+//   MEMORY weight_cache <n>   staged constants: bytes of them kept in the
+//                             scratchpad at the end (not in the heap's peak)
 //   STATUS OK | STATUS <error>
 // main returns 0 on success and 1 on any IREE error.  Numbers are formatted
 // here and written with fputs: no printf.  Release statuses are bare codes and
@@ -536,6 +538,9 @@ static void out_memory(const char* what, int64_t index, uint64_t bytes) {
 static void print_memory(void) {
   out_memory("heap_peak", -1, bsp_heap_peak());
   out_memory("largest_allocation", -1, runner_host_largest());
+#if RUNNER_STAGED_CONSTANTS
+  out_memory("weight_cache", -1, runner_staged_kept_bytes());
+#endif
   out_memory("stack", 0, bsp_stack_used());
   for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
     out_memory("stack", (int64_t)h, runner_hart_stack_used(h));

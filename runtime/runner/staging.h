@@ -11,10 +11,17 @@ extern "C" {
 
 // When the board keeps the model's constants apart from the data
 // (BSP_STAGED_CONSTANTS): copies the bindings of `*dispatch_state` that lie
-// among them into the staging area and points `*dispatch_state` at a copy of
-// the state that binds the staged copies.  Otherwise leaves it as it is.
+// among them into the staging area, or finds them kept, and points
+// `*dispatch_state` at a copy of the state that binds the copies.  Otherwise
+// leaves it as it is.
 iree_status_t runner_stage(
     const iree_hal_executable_dispatch_state_v0_t** dispatch_state);
+
+// After the dispatch runner_stage() staged has run: its copies may move again.
+void runner_unstage(void);
+
+// Bytes of constants kept in the scratchpad, between calls (0 when none).
+size_t runner_staged_kept_bytes(void);
 
 // Copies `bytes` from shared RAM at `from` (word-aligned) into the scratchpad at
 // `to` (word-aligned) under the scratchpad rule.  Staged-constants images only.

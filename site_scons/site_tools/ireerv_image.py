@@ -44,6 +44,7 @@ HART_LOCAL_SOURCE = iree_build.RUNNER_DIR / "hart_local.c"
 HART_PLAN_SOURCE = iree_build.RUNNER_DIR / "hart_plan.c"
 HOST_ALLOCATOR_SOURCE = iree_build.RUNNER_DIR / "host_allocator.c"
 STAGING_SOURCE = iree_build.RUNNER_DIR / "staging.c"
+WEIGHT_CACHE_SOURCE = iree_build.RUNNER_DIR / "weight_cache.c"
 
 
 @dataclass
@@ -261,7 +262,8 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
                ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
     if benv["BOARD_SPEC"].placement.constants:  # weights staged into the scratchpad
         renv.Append(CPPDEFINES=[("RUNNER_STAGED_CONSTANTS", 1)])
-        sources.append(("staging", str(STAGING_SOURCE)))
+        sources += [("staging", str(STAGING_SOURCE)),
+                    ("weight_cache", str(WEIGHT_CACHE_SOURCE))]
     extra = []
     if harts > 1:
         extra = _hart_local_check(renv, idir, mlir, kernel_o)

@@ -75,6 +75,8 @@ def describe(peaks: list[RegionPeak], measured: Mapping[str, int]) -> str:
         parts.append(f"{r.name}: {r.peak:,} of {r.size:,} bytes at peak ({', '.join(detail)})")
     largest = measured.get("largest_allocation")
     tail = f"; largest allocation {largest:,} bytes" if largest else ""
+    if measured.get("weight_cache"):  # staged constants kept where the heap left room
+        tail += f"; weights kept in the heap's free room {measured['weight_cache']:,} bytes"
     if too_large(peaks, measured):
         name, room = heap_room(peaks)
         tail += f", more than the {room:,} bytes {name} leaves the heap"

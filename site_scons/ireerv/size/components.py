@@ -31,6 +31,7 @@ def rules() -> list[ComponentRule]:
             control=CONTROL_OBJECT,
             bsp=("*/bsp/*",),
             app=("*/runner.o", "*/parallel.o", "*/host_allocator.o", "*/staging.o",
+                 "*/weight_cache.o",
                  "*/model_data.o", "*/plain.o"),
         ),
         # IREE's HAL module compiled per image with the program's imports alone
