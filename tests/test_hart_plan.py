@@ -4,12 +4,11 @@ bisection over hart 0's share finds what a scan of every share finds."""
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
+import host_c
 import pytest
-from conftest import IN_CI
 
 from ireerv.paths import PROJECT_ROOT
 
@@ -49,16 +48,8 @@ def _scan(rest: int, a0: int, mode: int, b: tuple[int, int, int]) -> tuple[int, 
 
 @pytest.fixture(scope="module")
 def plan(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        if IN_CI:
-            pytest.fail("no host C compiler (Debian package gcc)")
-        pytest.skip("no host C compiler (Debian package gcc)")
-    exe = tmp_path_factory.mktemp("plan") / "plan"
-    subprocess.run([cc, "-std=gnu11", "-O2", "-Wall", "-Werror", f"-I{STUBS}", f"-I{RUNNER}",
-                    str(STUBS / "main.c"), str(RUNNER / "hart_plan.c"), "-o", str(exe)],
-                   check=True)
-    return exe
+    return host_c.build(tmp_path_factory.mktemp("plan"), "plan",
+                        [STUBS / "main.c", RUNNER / "hart_plan.c"], [STUBS, RUNNER])
 
 
 def test_the_bisection_chooses_as_the_scan_does(plan: Path) -> None:

@@ -6,13 +6,12 @@ staging area, never while a dispatch has the cache pinned."""
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import host_c
 import pytest
-from conftest import IN_CI
 
 from ireerv.paths import PROJECT_ROOT
 
@@ -94,16 +93,8 @@ class Model:
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        if IN_CI:
-            pytest.fail("no host C compiler (Debian package gcc)")
-        pytest.skip("no host C compiler (Debian package gcc)")
-    exe = tmp_path_factory.mktemp("cache") / "cache"
-    subprocess.run([cc, "-std=gnu11", "-O2", "-Wall", "-Werror", f"-I{BSP_INCLUDE}",
-                    f"-I{RUNNER}", str(DRIVER), str(RUNNER / "weight_cache.c"), "-o", str(exe)],
-                   check=True)
-    return exe
+    return host_c.build(tmp_path_factory.mktemp("cache"), "cache",
+                        [DRIVER, RUNNER / "weight_cache.c"], [BSP_INCLUDE, RUNNER])
 
 
 def _run(driver: Path, commands: list[str]) -> list[str]:
