@@ -51,6 +51,7 @@
 #include "parallel.h"
 #include "runner.h"
 #include "staging.h"
+#include "weight_cache.h"
 
 //===----------------------------------------------------------------------===//
 // Text output
@@ -539,7 +540,7 @@ static void print_memory(void) {
   out_memory("heap_peak", -1, bsp_heap_peak());
   out_memory("largest_allocation", -1, runner_host_largest());
 #if RUNNER_STAGED_CONSTANTS
-  out_memory("weight_cache", -1, runner_staged_kept_bytes());
+  out_memory("weight_cache", -1, runner_cache_bytes());
 #endif
   out_memory("stack", 0, bsp_stack_used());
   for (unsigned h = 1; h < RUNNER_HARTS; ++h) {

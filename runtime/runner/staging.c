@@ -93,8 +93,6 @@ static void* kept_copy(const iree_hal_executable_dispatch_state_v0_t* d,
   return copy;
 }
 
-size_t runner_staged_kept_bytes(void) { return runner_cache_bytes(); }
-
 void runner_unstage(void) { runner_cache_pin(false); }
 
 // Which bindings lie among the constants: those with a kept copy (which
@@ -191,6 +189,5 @@ iree_status_t runner_stage(
 
 void runner_staging_start(void) {}
 void runner_unstage(void) {}
-size_t runner_staged_kept_bytes(void) { return 0; }
 
 #endif

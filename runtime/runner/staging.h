@@ -20,9 +20,6 @@ iree_status_t runner_stage(
 // After the dispatch runner_stage() staged has run: its copies may move again.
 void runner_unstage(void);
 
-// Bytes of constants kept in the scratchpad, between calls (0 when none).
-size_t runner_staged_kept_bytes(void);
-
 // Copies `bytes` from shared RAM at `from` (word-aligned) into the scratchpad at
 // `to` (word-aligned) under the scratchpad rule.  Staged-constants images only.
 void runner_copy_from_shared(void* to, const void* from, size_t bytes);
