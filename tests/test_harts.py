@@ -75,13 +75,28 @@ def test_run_record_keeps_the_hart_count() -> None:
     assert RunRecord.from_json(old).harts == 1  # records written before HARTS
 
 
-def test_several_harts_use_the_boards_harts_library() -> None:
+def test_the_harts_library_is_merged_in_ahead_of_the_boards_library() -> None:
+    from ireerv.paths import PROJECT_ROOT
+    from ireerv.tune import spec
+
+    board = load_board("cluster4")
+    library = (PROJECT_ROOT / board.iree.library).read_text()
+    merged = spec.merge(library, (PROJECT_ROOT / board.iree.harts_library).read_text(),
+                        spec.HARTS)
+    entries = merged.split("foreach_match in %variant_op\n", 1)[1].split("\n")
+    assert [e.strip() for e in entries[:3]] == [
+        "@harts_f32_matmul_rows -> @apply_op_config,",
+        "@harts_f32_matmul_dynamic -> @apply_op_config,",
+        "@match_i8_copy -> @apply_op_config,"]  # then every matcher of the library
+    assert merged.count("transform.named_sequence @match_") == library.count(
+        "transform.named_sequence @match_")
+
+
+def test_several_harts_keep_export_names_and_constants_out_of_kernels() -> None:
     from ireerv.image import iree_compile
 
     board = load_board("cluster4")
     one, four = iree_compile.flags(board, 1), iree_compile.flags(board, 4)
-    assert any(f.endswith("bsp/common/iree-tiles.mlir") for f in one)
-    assert any(f.endswith("bsp/common/iree-tiles-harts.mlir") for f in four)
     # One hart drops the kernels' export names, which several harts look their slices up by.
     assert iree_compile.NO_DEBUG_TABLES in one and iree_compile.NO_DEBUG_TABLES not in four
     # Several harts keep constants out of the kernel object (bindings instead), and so

@@ -89,8 +89,8 @@
 // of copies -> 0.54 M; into its consumer: no change; --unroll-count: no change.
 //
 // One workgroup per matmul up to 64 x 64: on one hart that is fastest.  Images
-// with HARTS > 1 use iree-tiles-harts.mlir ([iree] harts_library), the same
-// file with f32 row blocks of 2.
+// with HARTS > 1 merge iree-tiles-harts.mlir ([iree] harts_library) in ahead of
+// this file: f32 row blocks of 2.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%op: !transform.any_op {transform.readonly},
                                             %config: !transform.any_param {transform.readonly}) {

@@ -204,25 +204,29 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
 
 
 def _tuned_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
-    """The board's library (for several harts: its library for several harts) with the
-    model's tuned configurations merged in (`scons tune`)."""
+    """The board's library with what several harts change merged in ahead of it (its harts
+    library), then the model's tuned configurations (`scons tune`); None: the library as
+    it is."""
     board = benv["BOARD_SPEC"]
     tuning = image_tuning.used_by(key.model, board.name, key.value("TUNING"))
-    base = board.iree.harts_library if harts > 1 and board.iree.harts_library \
-        else board.iree.library
-    if tuning is None or not base:
+    overlays = [(PROJECT_ROOT / board.iree.harts_library, spec.HARTS)] \
+        if harts > 1 and board.iree.harts_library else []
+    overlays += [(Path(str(tuning)), spec.TUNED)] if tuning is not None else []
+    if not overlays or not board.iree.library:
         return None
     merged = benv.Command(f"{idir}/{image_tuning.MERGED}",
-                          [str(PROJECT_ROOT / base), str(tuning)],
-                          short_action(_merge_tiles))[0]
+                          [str(PROJECT_ROOT / board.iree.library), *(str(f) for f, _ in overlays)],
+                          short_action(_merge_tiles), OVERLAY_PREFIXES=[p for _, p in overlays])[0]
     return Path(merged.abspath).relative_to(PROJECT_ROOT).as_posix()  # as the flag names it
 
 
 def _merge_tiles(target, source, env):
-    try:
-        text = spec.merge(Path(str(source[0])).read_text(), Path(str(source[1])).read_text())
-    except spec.SpecError as err:
-        build_error(f"{source[1]}: {err}")
+    text = Path(str(source[0])).read_text()
+    for overlay, prefix in zip(source[1:], env["OVERLAY_PREFIXES"], strict=True):
+        try:
+            text = spec.merge(text, Path(str(overlay)).read_text(), prefix)
+        except spec.SpecError as err:
+            build_error(f"{overlay}: {err}")
     Path(str(target[0])).write_text(text)
 
 

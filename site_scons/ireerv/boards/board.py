@@ -108,13 +108,13 @@ class IreeTarget:
     extra: tuple[str, ...] = ()  # code generation choices: tile sizes, peeling, ...
     # Transform library choosing tile sizes (path relative to the project root).
     library: str | None = None
-    # The one for images whose dispatches several harts share (HARTS > 1).
+    # What images whose dispatches several harts share (HARTS > 1) change in it: matchers
+    # merged in ahead of the library's (ireerv_image, tune/spec.py merge).
     harts_library: str | None = None
 
-    def flags(self, harts: int = 1, library: str | None = None) -> list[str]:
+    def flags(self, library: str | None = None) -> list[str]:
         """`library` (project-relative) stands in for the board's transform library."""
-        if library is None:
-            library = self.harts_library if harts > 1 and self.harts_library else self.library
+        library = library or self.library
         return [
             f"--iree-llvmcpu-target-triple={self.triple}",
             f"--iree-llvmcpu-target-cpu={self.cpu}",
@@ -195,7 +195,7 @@ class Board:
         # Constants out of the kernels, as bindings: woken harts run kernels from their
         # own scratchpads, and staged images keep the small ones staged (staging.c).
         inline = [INLINE_NO_CONSTANTS] if harts > 1 or self.placement.constants else []
-        return [*self.iree.flags(harts, library), *staged, *inline]
+        return [*self.iree.flags(library), *staged, *inline]
 
     def bsp_sources(self) -> list[Path]:
         """Start-up code, C library glue and the board's drivers."""

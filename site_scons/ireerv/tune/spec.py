@@ -15,8 +15,15 @@ from ireerv.tune.space import Dispatch, Tiles
 
 _ENTRY = "  transform.named_sequence @__kernel_config("
 _FOREACH = "transform.foreach_match in %variant_op\n"
-_TUNED = re.compile(r"^  transform\.named_sequence @tuned_\d+\(.*?^  }\n", re.S | re.M)
-_TUNED_ENTRY = re.compile(r"^ +(@tuned_\d+) -> @apply_op_config,?$", re.M)
+TUNED, HARTS = "tuned", "harts"  # the matchers' prefixes: a tuning file's, the harts library's
+
+
+def _sequences(prefix: str) -> re.Pattern[str]:
+    return re.compile(rf"^  transform\.named_sequence @{prefix}_\w+\(.*?^  }}\n", re.S | re.M)
+
+
+def _entries(prefix: str) -> re.Pattern[str]:
+    return re.compile(rf"^ +(@{prefix}_\w+) -> @apply_op_config,?$", re.M)
 
 _HEAD = """\
 module attributes {transform.with_named_sequence} {
@@ -89,12 +96,14 @@ def render(header: str, chosen: Sequence[tuple[Dispatch, Tiles]]) -> str:
             "    transform.yield %res : !transform.any_op\n  }\n}\n")
 
 
-def merge(library: str, tuning: str) -> str:
-    """The board's library with a tuning file's matchers put first."""
-    sequences = _TUNED.findall(tuning)
-    entries = [f"        {name} -> @apply_op_config,\n" for name in _TUNED_ENTRY.findall(tuning)]
+def merge(library: str, overlay: str, prefix: str = TUNED) -> str:
+    """The board's library with an overlay's matchers (`@<prefix>_...`: a tuning file's, or
+    the board's harts library's) put first."""
+    sequences = _sequences(prefix).findall(overlay)
+    entries = [f"        {name} -> @apply_op_config,\n"
+               for name in _entries(prefix).findall(overlay)]
     if not sequences or len(entries) != len(sequences):
-        raise SpecError("no tuned matchers in the form `scons tune` writes")
+        raise SpecError(f"no {prefix} matchers in the form `scons tune` writes")
     if library.count(_ENTRY) != 1 or library.count(_FOREACH) != 1:
         raise SpecError("the board's library has no single @__kernel_config foreach_match")
     merged = library.replace(_ENTRY, "".join(s + "\n" for s in sequences) + _ENTRY)
