@@ -54,7 +54,9 @@ def test_auto_takes_the_boards_harts_chosen_per_dispatch() -> None:
     assert layout.parse_harts("auto", cluster) == (4, True)
     assert layout.parse_harts("AUTO", cluster) == (4, True)
     assert layout.parse_harts("2", cluster) == (2, False)
-    assert layout.parse_harts(None, cluster) == (1, False)
+    assert layout.parse_harts(None, cluster) == (4, True)  # the board's harts_default
+    assert layout.parse_harts("", cluster, "none") == (1, False)  # the plain C matmul
+    assert layout.parse_harts(None, load_board("qemu-virt")) == (1, False)
     with pytest.raises(ModelError, match="HARTS must be 1 to 4 or 'auto'"):
         layout.parse_harts("some", cluster)
 

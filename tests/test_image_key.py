@@ -16,25 +16,29 @@ MATMUL = load_model("matmul")
 MLP = load_model("mlp")
 
 
-def _key(model=MATMUL, runtime: str = "iree", harts: int = 1, board: str = "cluster4",
-         placement: str = "default", **env: str) -> ImageKey:
+def _key(model=MATMUL, runtime: str = "iree", harts: int | str | None = None,
+         board: str = "cluster4", placement: str = "default", **env: str) -> ImageKey:
+    """None: the board's default HARTS (cluster4: auto for IREE images, 1 for plain C)."""
     spec = load_board(board).with_placement(placement)
+    if harts is None:
+        harts = image_key.default_harts(spec, runtime)
     return layout.image_key(env, spec, model, None, runtime, harts, model_arg=model.name)
 
 
 @pytest.mark.parametrize(("env", "runtime", "harts", "folder"), [
-    ({}, "iree", 1, "matmul-4"),
-    ({}, "none", 1, "matmul-4-c"),
-    ({"SOFTFLOAT": "libgcc"}, "iree", 1, "matmul-4-libgcc"),
-    ({"TOOLCHAIN_KIND": "source"}, "iree", 1, "matmul-4-source"),
+    ({}, "iree", None, "matmul-4"),
+    ({}, "none", None, "matmul-4-c"),
+    ({"SOFTFLOAT": "libgcc"}, "iree", None, "matmul-4-libgcc"),
+    ({"TOOLCHAIN_KIND": "source"}, "iree", None, "matmul-4-source"),
     ({}, "iree", 4, "matmul-4-h4"),
-    ({"SHAPES": "dynamic"}, "iree", 1, "matmul-4-dynamic"),
-    ({"SHAPES": "dynamic"}, "none", 1, "matmul-4-c"),  # the C loop has no dynamic form
-    ({"PROFILE": "debug"}, "iree", 1, "matmul-4-debug"),
-    ({"REPEAT": "5"}, "iree", 1, "matmul-4-r5"),
+    ({}, "iree", 1, "matmul-4-h1"),  # one hart where the board's default is auto
+    ({"SHAPES": "dynamic"}, "iree", None, "matmul-4-dynamic"),
+    ({"SHAPES": "dynamic"}, "none", None, "matmul-4-c"),  # the C loop has no dynamic form
+    ({"PROFILE": "debug"}, "iree", None, "matmul-4-debug"),
+    ({"REPEAT": "5"}, "iree", None, "matmul-4-r5"),
     ({"SOFTFLOAT": "libgcc", "TOOLCHAIN_KIND": "source"}, "none", 2, "matmul-4-c-libgcc-source-h2"),
 ])
-def test_build_folders(env: dict, runtime: str, harts: int, folder: str) -> None:
+def test_build_folders(env: dict, runtime: str, harts: int | None, folder: str) -> None:
     key = _key(runtime=runtime, harts=harts, **env)
     assert key.build_dir() == f"{paths.BUILD}/cluster4/{folder}"
     assert key.release_name("v1") == f"{folder}-cluster4-v1"
@@ -55,13 +59,14 @@ def test_placement_names_both_folders() -> None:
 
 
 @pytest.mark.parametrize(("env", "harts", "differs"), [
-    ({"SOFTFLOAT": "libgcc"}, 1, "SOFTFLOAT=libgcc"),
+    ({"SOFTFLOAT": "libgcc"}, None, "SOFTFLOAT=libgcc"),
     ({}, 4, "HARTS=4"),
-    ({"SHAPES": "dynamic"}, 1, "SHAPES=dynamic"),
-    ({"PROFILE": "debug"}, 1, "PROFILE=debug"),
-    ({"REPEAT": "5"}, 1, "REPEAT=5"),
+    ({}, 1, "HARTS=1"),
+    ({"SHAPES": "dynamic"}, None, "SHAPES=dynamic"),
+    ({"PROFILE": "debug"}, None, "PROFILE=debug"),
+    ({"REPEAT": "5"}, None, "REPEAT=5"),
 ])
-def test_every_setting_reaches_all_five(env: dict, harts: int, differs: str) -> None:
+def test_every_setting_reaches_all_five(env: dict, harts: int | None, differs: str) -> None:
     key, default = _key(harts=harts, **env), _key()
     name, value = differs.split("=")
     assert key.build_dir() != default.build_dir()
@@ -82,7 +87,7 @@ def test_the_default_is_the_reference_release() -> None:
     assert key.is_reference()
     assert key.scons_args() == [
         "MODEL=matmul", "BOARD=cluster4", "PLACEMENT=default", "SIZE=4", "RUNTIME=iree",
-        f"SOFTFLOAT={image_key.setting('SOFTFLOAT').default}", "TOOLCHAIN=debian", "HARTS=1",
+        f"SOFTFLOAT={image_key.setting('SOFTFLOAT').default}", "TOOLCHAIN=debian", "HARTS=auto",
         "SHAPES=static", "HAL=inline", "PROFILE=release", "REPEAT=2", "TUNING=model"]
 
 

@@ -161,7 +161,8 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
     `tuning` overrides TUNING."""
     benv = env.BoardEnv(board)
     try:
-        harts, auto = layout.parse_harts(env.get("HARTS") if harts is None else harts, board)
+        harts, auto = layout.parse_harts(env.get("HARTS") if harts is None else harts, board,
+                                         runtime)
         if auto and runtime == "none":
             raise ModelError("HARTS=auto applies to IREE images: the plain C matmul has no "
                              "dispatches to choose for; give a number")

@@ -153,6 +153,9 @@ class Board:
     # one for models whose data does not fit the default's region.
     placements: dict[str, Placement] = field(default_factory=dict)
     placement_name: str = DEFAULT_PLACEMENT
+    # HARTS of IREE images when the command line gives none (board.toml `harts_default`:
+    # a number or "auto"); the plain C matmul's is 1.
+    harts_default: str = "1"
 
     @property
     def build_name(self) -> str:

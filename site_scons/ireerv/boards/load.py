@@ -73,7 +73,8 @@ def _get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: 
     return value
 
 
-def _opt(table: dict[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
+def _opt(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str,
+         default: Any) -> Any:
     return _get(table, key, kind, where) if key in table else default
 
 
@@ -89,8 +90,9 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> 
 
 
 def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
-    _check_keys(data, ("name", "description", "harts", "roles", "sources", "compile", "memory",
-                       "placement", "placements", "devices", "iree", "simulator"), "board.toml")
+    _check_keys(data, ("name", "description", "harts", "harts_default", "roles", "sources",
+                       "compile", "memory", "placement", "placements", "devices", "iree",
+                       "simulator"), "board.toml")
     roles = tuple(_opt(data, "roles", list, "board.toml", []))
     if not set(roles) <= set(ROLES):
         raise BoardError(f"'roles' {list(roles)}: known roles are {', '.join(ROLES)}")
@@ -98,9 +100,7 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
         raise BoardError(f"'name' is {data['name']!r} but the folder is {name!r}")
     if not _BOARD_RE.match(name):
         raise BoardError(f"board name {name!r}: use lower case letters, digits and '-'")
-    harts = _get(data, "harts", int, "board.toml")
-    if not 1 <= harts <= 32:
-        raise BoardError(f"'harts' must be 1..32, not {harts}")
+    harts, harts_default = _harts(data)
 
     comp = _table(data, "compile")
     _check_keys(comp, ("march", "link_march", "mabi"), "[compile]")
@@ -146,7 +146,19 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
         directory=path.parent,
         sources=tuple(sources),
         placements=placements,
+        harts_default=harts_default,
     )
+
+
+def _harts(data: dict[str, Any]) -> tuple[int, str]:
+    """The board's harts, and HARTS for IREE images when the command line gives none."""
+    harts = _get(data, "harts", int, "board.toml")
+    if not 1 <= harts <= 32:
+        raise BoardError(f"'harts' must be 1..32, not {harts}")
+    default = str(_opt(data, "harts_default", (int, str), "board.toml", 1))
+    if default != "auto" and not (default.isdigit() and 1 <= int(default) <= harts):
+        raise BoardError(f"'harts_default' must be 1..{harts} or \"auto\", not {default!r}")
+    return harts, default
 
 
 def _parse_memory(table: dict[str, Any]) -> tuple[MemoryRegion, ...]:

@@ -8,11 +8,12 @@ listed once, in SETTINGS, and cannot be forgotten by one of them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ireerv.boards import board_with_role
+from ireerv.boards import Board, board_with_role, load_board
 from ireerv.image import inline_hal
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.softfloat import choices as softfloat
@@ -36,6 +37,26 @@ class Setting:
     tag: Callable[[str], str]  # the folder-name suffix of a value other than the default
     per_table: bool = False  # the committed digests keep one table per value
     env_key: str = ""  # where a build environment holds it, when not under `variable`
+    # The default on a board, given the other values (None: `default` everywhere).
+    board_default: Callable[[str, Mapping[str, str]], str] | None = None
+
+    def default_on(self, board: str, values: Mapping[str, str]) -> str:
+        return self.board_default(board, values) if self.board_default else self.default
+
+
+def default_harts(board: Board, runtime: str) -> str:
+    """HARTS when the command line gives none: the board's `harts_default` for IREE images,
+    1 for the plain C matmul (it has no dispatches to choose for)."""
+    return board.harts_default if runtime == "iree" else "1"
+
+
+@functools.cache
+def _board(name: str) -> Board:
+    return load_board(name)
+
+
+def _harts_on(board: str, values: Mapping[str, str]) -> str:
+    return default_harts(_board(board), values.get("RUNTIME", "iree"))
 
 
 def _named(value: str) -> str:
@@ -48,7 +69,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SOFTFLOAT", softfloat.DEFAULT, _named),
     # A board's environment holds the Toolchain object under TOOLCHAIN.
     Setting("TOOLCHAIN", "debian", _named, per_table=True, env_key="TOOLCHAIN_KIND"),
-    Setting("HARTS", "1", lambda v: f"-h{v}"),
+    Setting("HARTS", "1", lambda v: f"-h{v}", board_default=_harts_on),
     Setting("SHAPES", DEFAULT_SHAPES, _named),
     Setting("HAL", DEFAULT_HAL, lambda v: f"-hal-{v}"),
     Setting("PROFILE", "release", _named),
@@ -85,7 +106,9 @@ class ImageKey:
     def of(cls, *, model: str, variant: str, board: str, placement: str, size: int | None,
            default_size: int | None, values: Mapping[str, object]) -> ImageKey:
         """A key from variable values; a setting not in `values` takes its default."""
-        pairs = tuple((s.variable, str(values.get(s.variable, s.default))) for s in SETTINGS)
+        given = {k: str(v) for k, v in values.items()}
+        pairs = tuple((s.variable, given.get(s.variable) or s.default_on(board, given))
+                      for s in SETTINGS)
         return cls(model, variant, board, placement, size, default_size, pairs)
 
     def value(self, variable: str) -> str:
@@ -95,7 +118,7 @@ class ImageKey:
         """The settings whose value is not the default, in SETTINGS order."""
         found = dict(self.values)
         return [(s, found[s.variable]) for s in SETTINGS
-                if s.variable in found and found[s.variable] != s.default]
+                if s.variable in found and found[s.variable] != s.default_on(self.board, found)]
 
     @property
     def board_folder(self) -> str:

@@ -7,7 +7,7 @@ import hashlib
 from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import tuning as image_tuning
-from ireerv.image.key import DEFAULT_HAL, DEFAULT_SHAPES, ImageKey, env_values
+from ireerv.image.key import DEFAULT_HAL, DEFAULT_SHAPES, ImageKey, default_harts, env_values
 from ireerv.paths import BUILD
 
 
@@ -20,13 +20,17 @@ def check_harts(board: Board, runtime: str, harts: int) -> None:
 AUTO = "auto"  # HARTS=auto: each dispatch chooses how many of the board's harts it uses
 
 
-def parse_harts(value: str | int | None, board: Board) -> tuple[int, bool]:
-    """HARTS as given: (the harts the image's team has, whether each dispatch chooses how
-    many of them it uses).  auto: all the board's harts, chosen per dispatch."""
+def parse_harts(value: str | int | None, board: Board,
+                runtime: str = "iree") -> tuple[int, bool]:
+    """HARTS as given (none: default_harts): (the harts the image's team has, whether each
+    dispatch chooses how many of them it uses).  auto: all the board's harts, chosen per
+    dispatch."""
+    if value is None or not str(value).strip():
+        value = default_harts(board, runtime)
     if str(value).strip().lower() == AUTO:
         return board.harts, True
     try:
-        return int(value or 1), False
+        return int(value), False
     except ValueError:
         raise ModelError(f"HARTS must be 1 to {board.harts} or {AUTO!r} on board "
                          f"{board.name!r}, not {value!r}") from None
