@@ -30,6 +30,7 @@ def test_cluster4() -> None:
     b = boards.load_board("cluster4")
     assert (b.name, b.harts, b.march, b.link_march, b.mabi) == (
         "cluster4", 4, "rv32imc_zicsr_zifencei", "rv32imc", "ilp32")
+    assert b.harts_default == "auto"  # HARTS of IREE images when none is given
     assert b.compile_flags() == ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32"]
     assert b.link_flags() == ["-march=rv32imc", "-mabi=ilp32", "-nostartfiles",
                               "-Wl,--orphan-handling=error"]
@@ -70,7 +71,7 @@ def test_cluster4() -> None:
 
 def test_qemu_virt() -> None:
     b = boards.load_board("qemu-virt")
-    assert b.harts == 4 and b.placement.boot_address == 0x80000000
+    assert b.harts == 4 and b.placement.boot_address == 0x80000000 and b.harts_default == "1"
     assert b.simulator.kind == "qemu" and b.simulator.binary == "qemu-system-riscv32"
     args = b.simulator.args
     assert args[args.index("-smp") + 1] == "4" and args[args.index("-icount") + 1] == "shift=0"
@@ -138,6 +139,11 @@ def edited(text: str, old: str, new: str) -> str:
         ("cluster4", "harts = 4", 'harts = 4\ncolour = "red"', r"unknown key\(s\) colour"),
         ("cluster4", "harts = 4", "harts = true", "'harts' has the wrong type"),
         ("cluster4", "harts = 4", "harts = 64", "'harts' must be 1..32"),
+        ("cluster4", 'harts_default = "auto"', 'harts_default = "all"',
+         "'harts_default' must be 1..4 or \"auto\", not 'all'"),
+        ("cluster4", 'harts_default = "auto"', "harts_default = 5", "'harts_default' must be 1..4"),
+        ("cluster4", 'harts_default = "auto"', "harts_default = true",
+         "'harts_default' has the wrong type"),
         ("cluster4", "harts = 4", "harts = [", "board.toml: "),
         ("cluster4", 'kind = "code"', 'kind = "flash"', r"\[memory.shared\]: kind must be one of"),
         ("cluster4", "origin = 0x18000000", "origin = 0x00100000",
