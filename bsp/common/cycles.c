@@ -6,12 +6,4 @@
 
 #include "bsp_cycles.h"
 
-uint64_t bsp_cycles(void) {
-  uint32_t hi, lo, again;
-  do { /* re-read when the low word carried into the high one */
-    __asm__ volatile("csrr %0, mcycleh" : "=r"(hi));
-    __asm__ volatile("csrr %0, mcycle" : "=r"(lo));
-    __asm__ volatile("csrr %0, mcycleh" : "=r"(again));
-  } while (hi != again);
-  return ((uint64_t)hi << 32) | lo;
-}
+uint64_t bsp_cycles(void) { return bsp_cycles64(); }

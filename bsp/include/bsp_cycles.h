@@ -25,6 +25,18 @@ static inline __attribute__((always_inline)) uint32_t bsp_cycles32(void) {
   return lo;
 }
 
+/* All 64 bits, read inline: bsp_cycles() itself, and the BSP's own reads
+ * (the cluster's barrier), which must not mark a profile phase. */
+static inline __attribute__((always_inline)) uint64_t bsp_cycles64(void) {
+  uint32_t hi, lo, again;
+  do { /* re-read when the low word carried into the high one */
+    __asm__ volatile(".option push\n\t.option arch, +zicsr\n\tcsrr %0, mcycleh\n\t"
+                     "csrr %1, mcycle\n\tcsrr %2, mcycleh\n\t.option pop"
+                     : "=r"(hi), "=r"(lo), "=r"(again));
+  } while (hi != again);
+  return ((uint64_t)hi << 32) | lo;
+}
+
 #ifdef __cplusplus
 }
 #endif
