@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ireerv.bench import cap, harts, harts_chart
+from ireerv.bench import cap, harts, harts_chart, harts_layers
 from ireerv.bench.plan import PlanError
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -188,3 +188,35 @@ def test_an_auto_column_stands_next_to_the_cap_of_all_harts() -> None:
     svg = ET.fromstring(harts_chart.render_svg(table))
     assert {b.get("data-harts") for b in svg.iter(f"{SVG}rect") if b.get("class") == "bar"} \
         == {"4", "auto"}
+
+
+def _layers(total: int, kinds: dict[str, tuple[int, int]]) -> dict:
+    return {"total": total, "kinds": [{"kind": k, "macs": m, "cost": c}
+                                      for k, (m, c) in kinds.items()]}
+
+
+def test_a_network_row_shows_each_layer_kind_with_every_hart_count() -> None:
+    plan = harts.HartsPlan(board="cluster4", harts=(1, 2, harts.AUTO), cap={"int8": "mac"},
+                           rows=(harts.HartsRow("kws", None, "iree", "int8", layers=True),))
+    records = [_record("kws", None, "iree", 1, 10_000), _record("kws", None, "iree", 2, 8_000),
+               {**_record("kws", None, "iree", 4, 7_900), "harts_auto": True}]
+    profiles = {("kws", "1"): _layers(10_000, {"CONV_2D 1x1": (2_000, 6_000),
+                                               "DEPTHWISE_CONV_2D": (300, 3_000),
+                                               "SOFTMAX": (0, 500)}),
+                ("kws", "2"): _layers(8_000, {"CONV_2D 1x1": (2_000, 4_000),
+                                              "DEPTHWISE_CONV_2D": (300, 3_000)}),
+                ("kws", "auto"): _layers(7_900, {"CONV_2D 1x1": (2_000, 4_000),
+                                                 "DEPTHWISE_CONV_2D": (300, 2_900)})}
+    table = harts.collect(records, plan, CAP, "rvfplib", profiles)
+    kinds = {k["kind"]: k for k in table["layer_kinds"]}
+    assert list(kinds) == ["CONV_2D 1x1", "DEPTHWISE_CONV_2D", harts_layers.OTHER]
+    assert kinds["CONV_2D 1x1"]["speedup"] == {"1": 1.0, "2": 1.5, "auto": 1.5}
+    # layers without MACs and the cycles outside dispatches: the rest of the total
+    assert kinds[harts_layers.OTHER]["cycles"] == {"1": 1_000, "2": 1_000, "auto": 1_000}
+    assert kinds["CONV_2D 1x1"]["of_cap"] == round(100 * 1.5 / kinds["CONV_2D 1x1"]["cap"], 1)
+    lines = harts.markdown(table).splitlines()
+    assert "| kws | CONV_2D 1x1 | 2,000 | 6,000 | 4,000 | 4,000 | 1.50× | 1.50× | " \
+           f"{kinds['CONV_2D 1x1']['cap']:.2f}× | {kinds['CONV_2D 1x1']['of_cap']:.1f} % |" \
+        in lines
+    # rows without profiles have no per-kind rows
+    assert harts.collect(records, plan, CAP, "rvfplib")["layer_kinds"] == []

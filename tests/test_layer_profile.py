@@ -89,6 +89,18 @@ def test_rows_count_macs_once_and_add_up() -> None:
     assert layers_plot.render_svg(doc).startswith("<svg")
 
 
+def test_a_dispatchs_wall_cost_stands_for_its_kernels_share() -> None:
+    """With several harts the profile has each dispatch's wall cost (analyze.DISPATCH):
+    that, not the kernel's inclusive cost on hart 0, is the layer's."""
+    table = [LayerInfo("stem", "Conv", "1x6x6x2 -> 1x4x4x8", 2304)]
+    profile = _profile({"d1_conv_x": 4000, "other": 6000}, 10000)
+    profile["phases"][0]["dispatches"] = {"d1_conv_x": 9216}
+    doc = layers.document(profile, "call 1", {"d1_conv_x": ["stem"]}, table)
+    rows = {r["dispatch"]: r for r in doc["rows"]}
+    assert rows["d1_conv_x"]["cost"] == 9216 and rows["d1_conv_x"]["per_mac"] == 4.0
+    assert rows[layers.OUTSIDE]["cost"] == 784
+
+
 def test_a_layer_split_into_channel_groups_shares_its_macs() -> None:
     # Output channels in two groups (48 and 16), then a residual add fused into the
     # next layer's dispatch, which so carries the grouped layer's location too.

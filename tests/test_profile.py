@@ -76,6 +76,27 @@ def test_phases_follow_the_counter_reads() -> None:
         analyze.phase_windows(windows, ["startup", "call 0", "call 1"])
 
 
+def test_a_dispatch_costs_its_wall_time_under_its_kernel() -> None:
+    """With several harts hart 0 waits for the others outside the kernel: the dispatch's
+    whole cost, that wait included, goes to the kernel it ran."""
+    program = Program(
+        sizes={a: 4 for a in range(0x100, 0x600, 4)},
+        calls=frozenset({0x104, 0x10C, 0x204, 0x20C, 0x114}),
+        starts=[0x100, 0x200, 0x300, 0x400, 0x500],
+        names=["main", analyze.DISPATCH, "kern", "bsp_cycles", "wait"],
+        ranges=[(0x100, 0x300, "app"), (0x300, 0x400, analyze.KERNEL), (0x400, 0x600, "bsp")],
+    )
+    pcs = [0x100, 0x104, 0x400, 0x404,  # bsp_cycles #0
+           0x108, 0x10C, 0x200, 0x204, 0x300, 0x304,  # the dispatch runs kern
+           0x208, 0x20C, 0x500, 0x504, 0x210, 0x214,  # then waits, and returns
+           0x110, 0x114, 0x400, 0x404, 0x118]  # bsp_cycles #1
+    cost = {0x300: 5, 0x500: 10}
+    window = analyze.walk([(pc, cost.get(pc, 1)) for pc in pcs], program)[1]
+    rows = {r["name"]: r for r in analyze.functions(window, program)}
+    assert rows["kern"]["inclusive"] == 6  # its own instructions: hart 0's share
+    assert window.dispatches == {"kern": 23}  # the dispatch's, from call to return
+
+
 def test_document_adds_up_and_the_check_finds_errors() -> None:
     window = analyze.walk(stream(), PROGRAM)[1]
     doc = report.document({"model": "m", "board": "b", "size": None, "runtime": "iree",

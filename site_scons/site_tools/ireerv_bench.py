@@ -138,11 +138,13 @@ def models_bench_target(env):
 
 
 def _write_harts(target, source, env):
-    docs = [_read(s) for s in source if str(s).endswith(".json")]
+    layers = {path: key for *key, path in env["HARTS_LAYERS"]}
+    docs = [_read(s) for s in source if str(s).endswith(".json") and str(s) not in layers]
     caps = [d for d in docs if d.get("schema") == cap.SCHEMA]
     records = [d for d in docs if d.get("schema") != cap.SCHEMA]
+    profiles = {tuple(key): _read(path) for path, key in layers.items()}
     result = harts.collect(records, env["HARTS_PLAN"], caps[0] if caps else None,
-                           env["SOFTFLOAT"])
+                           env["SOFTFLOAT"], profiles)
     harts_chart.write(result, Path(str(target[0])).parent)
     print(harts.markdown(result))
     failed = [r for r in records if not r.get("passed")]
@@ -161,18 +163,27 @@ def harts_bench_target(env, cap_table=None):
         user_error(err)
     placed = {name: choose_placement(board, "", model.placement)
               for name, model in models.items()}  # as the model.toml asks
-    sources = [env.RunResult(env.ModelImage(placed[row.model], models[row.model], row.size,
-                                            row.runtime, harts=h),
-                             "bench-run.json", strict=False)[0]
-               for row in plan.rows for h in plan.harts
-               if h != harts.AUTO or row.runtime == "iree"]  # plain C has no HARTS=auto
+    sources, layers = [], []
+    for row in plan.rows:
+        for h in plan.harts:
+            if h == harts.AUTO and row.runtime != "iree":
+                continue  # plain C has no HARTS=auto
+            image = env.ModelImage(placed[row.model], models[row.model], row.size,
+                                   row.runtime, harts=h)
+            sources.append(env.RunResult(image, "bench-run.json", strict=False)[0])
+            if row.layers:  # the network's per-layer profile with h harts
+                found = _profiled(env, image)[1]
+                if found is not None:
+                    sources.append(found)
+                    layers.append((row.model, str(h), str(found)))
     if cap_table is not None:
         sources.append(cap_table)
     # what the table takes from the plan beyond the runs: the cap loops and the soft-float
     sources.append(env.Value(json.dumps({"cap": dict(plan.cap), "softfloat": env["SOFTFLOAT"]},
                                         sort_keys=True)))
     return env.Command([f"{BUILD}/bench/harts.{ext}" for ext in ("json", "md", "svg")],
-                       sources, short_action(_write_harts, "BENCH"), HARTS_PLAN=plan)
+                       sources, short_action(_write_harts, "BENCH"), HARTS_PLAN=plan,
+                       HARTS_LAYERS=layers)
 
 
 def generate(env) -> None:

@@ -20,7 +20,8 @@ JSON schema "ireerv-bench-harts/2":
                "cap": {"kernel": str, "label": str, "softfloat": str | null,
                        "limit": float,  # 1/(IPC1*w)
                        "by_harts": {"<harts>": float}} | null,  # min(N, limit)
-               "of_cap": float | null}]}  # % of the cap reached in the last column
+               "of_cap": float | null}],  # % of the cap reached in the last column
+     "layer_kinds": [...]}  # rows marked `layers`, per layer kind (harts_layers.py)
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ireerv.bench import cap as cap_table
+from ireerv.bench import harts_layers
 from ireerv.bench.plan import PLAN_FILE, PlanError
 from ireerv.image.layout import AUTO
 
@@ -46,6 +48,7 @@ class HartsRow:
     size: int | None  # None: a model with static shapes
     runtime: str
     kind: str  # the key into HartsPlan.cap
+    layers: bool = False  # a network: also per layer kind, from each image's profile
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,8 @@ def _rows(entries: Sequence[Mapping[str, Any]]) -> tuple[HartsRow, ...]:
         for size in sizes:
             for runtime in entry.get("runtimes", ["iree"]):
                 rows.append(HartsRow(str(entry["model"]), None if size is None else int(size),
-                                     str(runtime), str(entry["kind"])))
+                                     str(runtime), str(entry["kind"]),
+                                     bool(entry.get("layers", False))))
     return tuple(rows)
 
 
@@ -144,10 +148,12 @@ def find_cap(doc: Mapping[str, Any] | None, kernel: str, softfloat: str,
 
 
 def collect(records: Sequence[Mapping[str, Any]], plan: HartsPlan,
-            cap_doc: Mapping[str, Any] | None = None, softfloat: str = "rvfplib"
+            cap_doc: Mapping[str, Any] | None = None, softfloat: str = "rvfplib",
+            profiles: Mapping[tuple[str, str], Mapping[str, Any]] | None = None
             ) -> dict[str, Any]:
-    """The table from the run records of every (row, harts) image of the plan, and the
-    cap table (cap.json) when there is one."""
+    """The table from the run records of every (row, harts) image of the plan, the cap
+    table (cap.json) when there is one, and the per-layer profiles of the rows marked
+    `layers` ((model, str(harts)) -> layers.json)."""
     by_key = {(r.get("model"), r.get("size"), r.get("runtime", "iree"),
                AUTO if r.get("harts_auto") else r.get("harts", 1)): r for r in records}
     top = str(plan.harts[-1])
@@ -167,7 +173,8 @@ def collect(records: Sequence[Mapping[str, Any]], plan: HartsPlan,
             "of_cap": (round(100.0 * best / found["by_harts"][top], 1)
                        if found and best else None)})
     return {"schema": SCHEMA, "board": plan.board, "harts": list(plan.harts),
-            "softfloat": softfloat, "rows": rows}
+            "softfloat": softfloat, "rows": rows,
+            "layer_kinds": harts_layers.collect(profiles or {}, rows, plan.harts)}
 
 
 def check_schema(doc: Any) -> None:
@@ -222,6 +229,8 @@ def markdown(table: Mapping[str, Any]) -> str:
             *(f"- cap of the {kind} rows: the loop {label}"
               + (f" ({softfloat})" if softfloat else "") for kind, label, softfloat
               in sorted(caps)),
+            *harts_layers.markdown(table.get("layer_kinds", []), harts,
+                                   {h: count_label(h) for h in harts}),
             "", "Cycles each hart spent on its shares (hart 0 first):", ""]
     for row in table["rows"]:
         for h in harts[1:]:

@@ -16,6 +16,12 @@ Attribution rules: exclusive ("self") cost goes to the symbol holding the instru
 the component of the input section holding it (the size report's rules); inclusive cost goes
 once to every function on the stack.  So self costs add up to the window's total, and so do
 component costs.
+
+Dispatches: each call of DISPATCH (one per dispatch of the inline HAL) costs, in all, what its
+instructions cost, and that goes to the first kernel function it runs.  With several harts
+hart 0 runs only its share of a dispatch's workgroups and waits for the others in a barrier
+outside the kernel: the kernel's inclusive cost is its share, the dispatch's cost the wall
+time the layer took.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from dataclasses import dataclass, field
 from .program import Program
 
 MARKER = "bsp_cycles"
+DISPATCH = "iree_hal_loader_module_executable_dispatch"
+KERNEL = "kernel"  # the component of the model's kernels
 
 
 def is_soft_float(component: str) -> bool:
@@ -45,10 +53,36 @@ class Window:
     calls: Counter = field(default_factory=Counter)  # callee function -> calls
     soft_float_calls: int = 0  # calls into soft-float from outside it
     instructions: int = 0
+    dispatches: Counter = field(default_factory=Counter)  # first kernel -> its dispatches' cost
 
     @property
     def total(self) -> int:
         return sum(self.stacks.values())
+
+
+@dataclass
+class _Dispatch:
+    """The call of DISPATCH in progress: its depth on the stack, cost so far, first kernel."""
+
+    depth: int = 0  # 0: none in progress
+    cost: int = 0
+    kernel: str = ""
+
+    def enter(self, name: str, depth: int) -> None:
+        if name == DISPATCH and not self.depth:
+            self.depth, self.cost, self.kernel = depth, 0, ""
+
+    def step(self, name: str, component: str, cost: int) -> None:
+        if self.depth:
+            self.cost += cost
+            if not self.kernel and component == KERNEL:
+                self.kernel = name
+
+    def leave(self, depth: int, window: Window) -> None:
+        if self.depth and depth < self.depth:
+            if self.kernel:
+                window.dispatches[self.kernel] += self.cost
+            self.depth = 0
 
 
 def walk(instructions: Iterable[tuple[int, int]], program: Program,
@@ -66,6 +100,7 @@ def walk(instructions: Iterable[tuple[int, int]], program: Program,
     window = windows[0]
     pending: int | None = None  # return address when the last instruction was a call
     caller_pc = 0
+    dispatch = _Dispatch()
     for pc, cost in instructions:
         info = symbol_cache.get(pc)
         if info is None:
@@ -76,6 +111,7 @@ def walk(instructions: Iterable[tuple[int, int]], program: Program,
                 window = Window()
                 windows.append(window)
             frames.append((pending, name))
+            dispatch.enter(name, len(frames))
             returns[pending] += 1
             stack = (*stack, name)
             window.calls[name] += 1
@@ -88,6 +124,7 @@ def walk(instructions: Iterable[tuple[int, int]], program: Program,
                 if ret == pc:
                     break
             stack = tuple(f for _, f in frames)
+            dispatch.leave(len(frames), window)
         if pc in calls:
             pending, caller_pc = pc + sizes.get(pc, 4), pc
         else:
@@ -95,6 +132,7 @@ def walk(instructions: Iterable[tuple[int, int]], program: Program,
         key = stack if stack and stack[-1] == name else (*stack, name)
         window.stacks[key] += cost
         window.components[component] += cost
+        dispatch.step(name, component, cost)
         window.instructions += 1
     return windows
 

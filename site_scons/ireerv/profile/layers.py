@@ -21,7 +21,9 @@ gives a contraction kind and that hold no other layer with MACs (a layer split i
 groups of output channels has several, each its share by the shape in its name), else
 the first contraction holding it, however many dispatches carry its location (a residual
 add fused into the next layer's dispatch carries the one before).  Cost is the
-dispatch's inclusive cost (soft-float calls included).
+dispatch's wall cost (hart 0's, from the call that issues it to its return: staging, the
+workgroup loop, the kernel with its soft-float calls, and with several harts the wait for
+the others), or, in profiles without it, the kernel's inclusive cost.
 """
 
 from __future__ import annotations
@@ -106,7 +108,10 @@ def document(profile: dict[str, Any], phase_name: str, dispatches: dict[str, lis
              layers: Sequence[LayerInfo]) -> dict[str, Any]:
     """The per-layer profile of one call of a profile document (report.SCHEMA)."""
     phase = next(p for p in profile["phases"] if p["name"] == phase_name)
+    # A dispatch's wall cost where the profile has it (with several harts the kernel's
+    # inclusive cost is hart 0's share only), else its kernel's inclusive cost.
     inclusive = {f["name"]: f["inclusive"] for f in phase["functions"]}
+    inclusive.update(phase.get("dispatches") or {})
     by_name = {layer.name: layer for layer in layers}
     homes = _homes(dispatches, layers)
     total = phase["total"]

@@ -49,6 +49,8 @@ def phase_json(name: str, window: Window, program: Program,
         "components": [{"name": c, "self": v, "percent": round(100 * v / (total or 1), 2)}
                        for c, v in comps],
         "functions": functions(window, program),
+        # Per kernel: the wall cost of the dispatches that ran it (analyze.DISPATCH).
+        "dispatches": dict(sorted(window.dispatches.items())),
         "stacks": [{"frames": list(k), "cost": v} for k, v in stacks],
     }
 
