@@ -72,7 +72,7 @@ def markdown(kinds: Sequence[Mapping[str, Any]], harts: Sequence[Count],
            "a dispatch's cycles from its issue to its return on hart 0, the other harts' "
            "share and the wait for them included):", "",
            "| " + " | ".join(head) + " |",
-           "|---|---|" + "---:|" * (1 + 2 * len(harts))]
+           "|---|---|" + "---:|" * (2 + 2 * len(harts))]
     for k in kinds:
         line = [k["model"], k["kind"], _num(k["macs"]),
                 *(_num(k["cycles"][str(h)]) for h in harts),

@@ -18,7 +18,8 @@ once to every function on the stack.  So self costs add up to the window's total
 component costs.
 
 Dispatches: each call of DISPATCH (one per dispatch of the inline HAL) costs, in all, what its
-instructions cost, and that goes to the first kernel function it runs.  With several harts
+instructions cost, and that goes to the kernel function that ran longest in it (its entry
+point; a dispatch of several harts also asks the kernel library for its export names).  With several harts
 hart 0 runs only its share of a dispatch's workgroups and waits for the others in a barrier
 outside the kernel: the kernel's inclusive cost is its share, the dispatch's cost the wall
 time the layer took.
@@ -62,26 +63,27 @@ class Window:
 
 @dataclass
 class _Dispatch:
-    """The call of DISPATCH in progress: its depth on the stack, cost so far, first kernel."""
+    """The call of DISPATCH in progress: its depth on the stack, its cost so far, and its
+    kernel functions' own."""
 
     depth: int = 0  # 0: none in progress
     cost: int = 0
-    kernel: str = ""
+    kernels: Counter = field(default_factory=Counter)
 
     def enter(self, name: str, depth: int) -> None:
         if name == DISPATCH and not self.depth:
-            self.depth, self.cost, self.kernel = depth, 0, ""
+            self.depth, self.cost, self.kernels = depth, 0, Counter()
 
     def step(self, name: str, component: str, cost: int) -> None:
         if self.depth:
             self.cost += cost
-            if not self.kernel and component == KERNEL:
-                self.kernel = name
+            if component == KERNEL:
+                self.kernels[name] += cost
 
     def leave(self, depth: int, window: Window) -> None:
         if self.depth and depth < self.depth:
-            if self.kernel:
-                window.dispatches[self.kernel] += self.cost
+            if self.kernels:
+                window.dispatches[self.kernels.most_common(1)[0][0]] += self.cost
             self.depth = 0
 
 
