@@ -19,10 +19,10 @@ component costs.
 
 Dispatches: each call of DISPATCH (one per dispatch of the inline HAL) costs, in all, what its
 instructions cost, and that goes to the kernel function that ran longest in it (its entry
-point; a dispatch of several harts also asks the kernel library for its export names).  With several harts
-hart 0 runs only its share of a dispatch's workgroups and waits for the others in a barrier
-outside the kernel: the kernel's inclusive cost is its share, the dispatch's cost the wall
-time the layer took.
+point; a dispatch of several harts also asks the kernel library for its export names).
+With several harts hart 0 runs only its share of a dispatch's workgroups and waits for the
+others in a barrier outside the kernel: the kernel's inclusive cost is its share, the
+dispatch's cost the wall time the layer took.
 """
 
 from __future__ import annotations
