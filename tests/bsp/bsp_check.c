@@ -201,8 +201,13 @@ static int run_wake(void) {
 #endif
 static __attribute__((aligned(16))) unsigned char stacks[(BSP_HARTS - 1) * 2048];
 
+/* bsp.h: hart 0 sets the barrier up before any hart waits in it. */
+static volatile int barrier_ready;
+
 static void barrier_work(unsigned hart, void *arg) {
   (void)arg;
+  while (!barrier_ready) {
+  }
   bsp_barrier_wait();
   if (hart != BSP_HARTS - 1) bsp_barrier_wait(); /* the last hart leaves */
 }
@@ -211,6 +216,7 @@ static int run_barrier_timeout(void) {
   bsp_barrier_timeout(CHECK_BARRIER_TICKS);
   bsp_wake_harts(barrier_work, NULL, stacks, 2048);
   bsp_barrier_setup(BSP_HARTS);
+  barrier_ready = 1;
   bsp_barrier_wait();
   printf("BARRIER first passed\n");
   bsp_barrier_wait();
