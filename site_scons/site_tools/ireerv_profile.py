@@ -34,6 +34,10 @@ from ireerv.simulators.base import Image, SimulationError
 from ireerv.size.components import rules
 from ireerv.targets import Target
 
+# The modules that turn a trace into the profile (an action's signature covers only its
+# own function's code).
+_ANALYSIS = sorted(str(p) for p in Path(analyze.__file__).parent.glob("*.py"))
+
 
 def _profile(target, source, env):
     image = env["_IMAGE"]
@@ -126,6 +130,7 @@ def profile(env, image, always: bool = True):
     action = SCons.Action.Action(_profile, None)
     node = env.Command(targets, [image.elf, image.hex, image.map, image.dis], action,
                        _IMAGE=image, _QUIET=not always)
+    env.Depends(node, _ANALYSIS)  # a changed analysis makes new profiles of the same run
     if always:
         env.AlwaysBuild(node)  # it prints the profile: asking for it shows it
     return node + _per_layer(env, image, node[0], not always)
