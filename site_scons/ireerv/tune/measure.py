@@ -2,7 +2,7 @@
 
 A round runs in a workspace, a private copy of the project, so rounds run side by side
 and never touch the user's own build.  Each round is an ordinary `scons profile` there
-(REPEAT=1: the one call is the one measured); the kernel's cycles per dispatch come
+(REPEAT=1: the one call is the one measured; HARTS=1); the kernel's cycles per dispatch come
 from its profile.  A round that fails (the compiler rejects a configuration, the run
 exceeds its cycle limit, or the outputs differ from the reference) says so in its
 result; the tune decides what that means for the candidates in it.
@@ -91,7 +91,9 @@ class Workspace:
         else:
             spec_file.unlink(missing_ok=True)
         # The board's cycle limit: a candidate that reaches it fails, recorded as such.
-        args = ["profile", f"MODEL={rnd.model}", f"BOARD={rnd.board}", "REPEAT=1",
+        # One hart: each kernel measured whole, not a share of it (HARTS=auto, cluster4's
+        # default, would also learn during the one call).
+        args = ["profile", f"MODEL={rnd.model}", f"BOARD={rnd.board}", "REPEAT=1", "HARTS=1",
                 *([f"BUILD_CACHE={self.build_cache}"] if self.build_cache else [])]
         try:
             proc = subprocess.run([*SCONS, *args], cwd=self.tree, capture_output=True,
