@@ -182,7 +182,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
         libs = env.IreeRuntime(board)
         benv["SOFTFLOAT_OBJECTS"] = env.SoftFloatObjects(benv)
         benv["HARTS_AUTO"] = auto
-        library = _tuned_library(benv, key, idir, harts)
+        library = _merged_library(benv, key, idir, harts)
         objects, mlir = _iree_objects(benv, model, size, idir, libs, harts, library,
                                       key.value("HAL"))
         objects += libs
@@ -204,7 +204,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
                  iree_flags=flags, runtime_libs=list(libs), harts=harts, key=key, mlir=mlir)
 
 
-def _tuned_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
+def _merged_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
     """The board's library with what several harts change merged in ahead of it (its harts
     library), then the model's tuned configurations (`scons tune`); None: the library as
     it is."""
