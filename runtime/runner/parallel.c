@@ -16,10 +16,10 @@
 // dispatch state and the bindings are shared read-only, and workgroups write
 // disjoint parts of the outputs, so results do not depend on HARTS.
 //
-// Memory: the woken harts' stacks (slices of `stacks` below), this file's
-// job record and every binding live where the board puts all data; on the
-// cluster that is core 0's scratchpad, so harts 1-3 reach it over the shared
-// path.  Where the kernels allow it they run their shares from their own
+// Memory: this file's job record and every binding live where the board
+// puts all data; on the cluster that is core 0's scratchpad, so harts 1-3
+// reach it over the shared path, as they reach their stacks (`stacks`
+// below).  Where the kernels allow it they run their shares from their own
 // scratchpads instead (hart_local.c), with copies of what they need.
 
 #include "parallel.h"
@@ -41,6 +41,7 @@
 
 #include "bsp.h"
 #include "bsp_cycles.h"
+#include "bsp_io.h"
 #include "hart_local.h"
 #include "hart_plan.h"
 #include "iree/hal/local/local_executable.h"
@@ -55,21 +56,16 @@
 #endif
 
 // bsp_wake_harts starts every parked hart: one slice each, even for harts
-// beyond RUNNER_HARTS (they return at once and park for good).  With
-// HARTS=auto and staged constants they come from the heap when a dispatch
-// first shares, not from .bss: an image whose harts never wake (every
-// dispatch on hart 0) leaves that scratchpad to the weight cache (staging.c;
-// ad: as fast as one hart, 24 KiB of weights fewer kept otherwise).  Others
-// keep them in .bss: clearing them when taken cost kws 15,000 cycles.
+// beyond RUNNER_HARTS (they return at once and park for good).  The slices
+// sit beside the BSP's mailbox, in the region the loader fills (zeros): a
+// woken hart in place reaches them over the shared path, as it would core
+// 0's scratchpad, and they take none of that scratchpad from the heap or
+// the weight cache (staging.c; vww's fully connected layer took 7,050
+// cycles with HARTS=auto, 3,356 on one hart, with them taken from the
+// heap), nor a clearing pass from start-up (for runner_hart_stack_used).
 #define STACKS_BYTES ((BSP_HARTS - 1) * RUNNER_HART_STACK)
-#define STACKS_FROM_HEAP (RUNNER_HARTS_AUTO && RUNNER_STAGED_CONSTANTS)
-#if STACKS_FROM_HEAP
-static uint8_t* stacks;
-static bool stacks_wanted;  // taken at the next dispatch, before staging
-#else
-static uint8_t stacks_storage[STACKS_BYTES] __attribute__((aligned(16)));
-static uint8_t* const stacks = stacks_storage;
-#endif
+static uint8_t stacks[STACKS_BYTES]
+    __attribute__((section(".bsp.shared"), aligned(16), used));
 
 typedef struct runner_job_t {
   iree_hal_local_executable_t* executable;
@@ -276,19 +272,6 @@ static iree_status_code_t wake_team(void) {
   return IREE_STATUS_OK;
 }
 
-#if STACKS_FROM_HEAP
-// The harts' stacks, cleared (for runner_hart_stack_used()).  In a dispatch
-// of staged constants the heap cannot take room from the weight cache (the
-// dispatch reads it): then false, and the next dispatch takes them first.
-static bool take_stacks(void) {
-  if (stacks) return true;
-  stacks = aligned_alloc(16, STACKS_BYTES);
-  stacks_wanted = !stacks;
-  if (stacks) memset(stacks, 0, STACKS_BYTES);
-  return stacks != NULL;
-}
-#endif
-
 static bool team_ran;  // since the last runner_harts_next_call()
 
 // Workgroups job.base .. job.total shared by job.harts harts.
@@ -393,9 +376,6 @@ static __attribute__((noinline)) iree_status_t share(
   if (site) job.harts = site->harts;
 #endif
   job.first = site && site->first < job.total - job.base ? site->first : 0;
-#if STACKS_FROM_HEAP
-  if (!take_stacks()) return run_alone(job.base, job.total);  // this once
-#endif
   const uint32_t start = bsp_cycles32();
   const iree_status_code_t code = run_team((uint32_t)local_memory.data_length);
   uint64_t predicted = 0;
@@ -452,9 +432,6 @@ static iree_status_t dispatch(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
 #if RUNNER_STAGED_CONSTANTS
-#if STACKS_FROM_HEAP
-  if (stacks_wanted) take_stacks();  // may give back some of the cache
-#endif
   iree_status_t status = runner_stage(&dispatch_state);
   if (iree_status_is_ok(status)) {
     status = run_dispatch(executable, ordinal, dispatch_state, processor_id,
@@ -535,14 +512,15 @@ void runner_harts_print_counts(void) {
 }
 
 size_t runner_hart_stack_used(unsigned hart) {
-  // The stacks were cleared when taken and a stack frame's deepest word is
-  // rarely zero: the lowest non-zero word is the high-water mark.
-  if (!stacks) return 0;
-  const uint32_t* bottom = (const uint32_t*)(stacks + (hart - 1) * RUNNER_HART_STACK);
-  const uint32_t* top = (const uint32_t*)(stacks + hart * RUNNER_HART_STACK);
-  const uint32_t* word = bottom;
-  while (word < top && *word == 0) ++word;
-  return (size_t)((const char*)top - (const char*)word);
+  // The stacks were loaded as zeros and a stack frame's deepest word is
+  // rarely zero: the lowest non-zero word is the high-water mark.  They are
+  // outside hart 0's data region, so it reads them one completed load at a
+  // time (bsp_io.h).
+  const uintptr_t bottom = (uintptr_t)(stacks + (hart - 1) * RUNNER_HART_STACK);
+  const uintptr_t top = bottom + RUNNER_HART_STACK;
+  uintptr_t word = bottom;
+  while (word < top && bsp_io_read32(word) == 0) word += 4;
+  return (size_t)(top - word);
 }
 
 #else  // one hart: IREE's own loop

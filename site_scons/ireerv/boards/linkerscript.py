@@ -19,7 +19,8 @@ Sections `.bsp.start` (reset entry: at boot_address, else at the text
 region's origin) and `.bsp.trap` (trap entry, 256-byte aligned as
 CV32E40P's mtvec requires) come first; `.bsp.shared` holds words that must
 be valid before start-up runs (the parked-hart mailbox), so it lives in the
-text region, which the loader fills.
+text region, which the loader fills; the runtime puts the woken harts' stacks
+there too (loaded as zeros, apart from hart 0's data: runner/parallel.c).
 """
 
 from __future__ import annotations
