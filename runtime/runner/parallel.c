@@ -306,6 +306,18 @@ static runner_plan_bytes_t binding_bytes(void) {
                                job.local.bytes_out};
 }
 
+// What the rest of a site's first dispatch was too little to share may pay
+// shared whole: its later dispatches then go to the harts (vww's 1x1
+// convolutions of two workgroups: 8,528,972 cycles a call on 2 harts, kept
+// on hart 0 after timing one workgroup, 9,825,850).  keeps_sharing() checks
+// the first such run.
+static void plan_later(runner_plan_site_t* site) {
+  uint32_t first;
+  const uint32_t harts = runner_plan_choose(job.total, site->a0, site->mode,
+                                            binding_bytes(), RUNNER_HARTS, &first);
+  if (harts > 1) site->harts = harts, site->first = first;
+}
+
 // A site's first dispatch: its mode, then its first workgroup on hart 0
 // alone (a0), then the plan for the rest (hart_plan.c).  Returns false when
 // the whole dispatch has run.
@@ -325,6 +337,7 @@ static bool first_look(runner_plan_site_t* site, iree_status_t* status) {
                                    binding_bytes(), RUNNER_HARTS, &site->first);
   if (site->harts == 1) {
     *status = run_alone(1, job.total);
+    plan_later(site);
     return false;
   }
   job.base = 1;
