@@ -79,8 +79,8 @@ def test_a_kernel_that_reads_only_its_arguments_may_run_locally(objects) -> None
     text = hart_local.header(None, True, {"m_dispatch_0_add": (1, 2)})
     assert "#define RUNNER_HART_LOCAL 1" in text
     assert "#define RUNNER_HART_LOCAL_WORD_STORES 1" in text
-    assert ('{"m_dispatch_0_add", 0x1u, 0x2u, 1, {0, 0, 0}, 0, 0}, \\\n'
-            '  {0, 0, 0, 0, {0, 0, 0}, 0, 0}') in text
+    assert ('{"m_dispatch_0_add", 0x1u, 0x2u, 1, {0, 0, 0}, 0, 0, 0u}, \\\n'
+            '  {0, 0, 0, 0, {0, 0, 0}, 0, 0, 0}') in text
 
 
 def test_called_code_is_followed_and_its_byte_stores_seen(objects) -> None:
@@ -168,9 +168,22 @@ def test_the_header_gives_each_entry_point_its_mode() -> None:
                              None, checks)
     assert "#define RUNNER_HART_LOCAL 1" in text  # one entry point may run locally
     assert "#define RUNNER_HART_LOCAL_DEFAULT_MODE 0" in text
-    assert '{"m_dispatch_0_mm", 0x1u, 0x2u, 1, {0, 0, 0}, 0, 0}' in text
-    assert '{"m_dispatch_1_twice", 0x0u, 0x0u, 2, {0, 0, 0}, 0, 0}' in text
+    assert '{"m_dispatch_0_mm", 0x1u, 0x2u, 1, {0, 0, 0}, 0, 0, 0u}' in text
+    assert '{"m_dispatch_1_twice", 0x0u, 0x0u, 2, {0, 0, 0}, 0, 0, 0u}' in text
     fetch_bound = {"m_dispatch_1_twice": checks["m_dispatch_1_twice"]}
     text = hart_local.header(*hart_local.summary(fetch_bound), None, None, fetch_bound)
     assert "#define RUNNER_HART_LOCAL 0" in text
     assert "#define RUNNER_HART_LOCAL_DEFAULT_MODE 2" in text  # all soft-float: in place
+    # Without iree-compile's bindings the entry points are still listed, for their floors.
+    assert '{"m_dispatch_1_twice", 0x0u, 0x0u, 2, {0, 0, 0}, 0, 0, 0u}' in text
+
+
+def test_a_dispatch_floor_is_its_macs_at_the_fewest_cycles_a_mac_can_take() -> None:
+    floor = hart_local.CYCLES_PER_MAC_FLOOR
+    qmatmul = "q_dispatch_0_matmul_like_8x12x16_i8xi8xi32"
+    assert hart_local.cycles_floor(qmatmul) == 1536 * floor["i"]
+    assert hart_local.cycles_floor("m_dispatch_0_matmul_like_16x16x16_f32") == 4096 * floor["f"]
+    conv = "main_dispatch_1_conv_2d_nhwc_hwcf_1x25x5x64x10x2x2_i8xi8xi32"
+    assert hart_local.cycles_floor(conv) == 320_000 * floor["i"]
+    assert hart_local.cycles_floor("main_dispatch_14_reduction_320x25_i8xi32") == 0  # no MACs
+    assert hart_local.cycles_floor("main_dispatch_0_slow_memcpy") == 0

@@ -48,6 +48,75 @@
 #include "runner.h"
 #include "shared_copy.h"
 
+// Per entry point: its read-only and write-only bindings (iree-compile's
+// executable sources, hart_local_check.h), and the fewest cycles its whole
+// dispatch takes on one hart (hart_plan.c; 0: unknown).
+static const struct {
+  const char* name;
+  uint32_t read_only, write_only;
+  uint32_t mode;  // RUNNER_LOCAL_MODE_*
+  uint32_t counts[3];  // workgroups in x, y, z the slices were derived for
+  uint32_t first_slice, slice_count;
+  uint32_t floor;
+} entries[] = {RUNNER_HART_LOCAL_ENTRIES};
+
+static const iree_hal_executable_library_v0_t* find_library(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal) {
+  if (!executable->dispatch_attrs && runner_model.library_count != 1) {
+    return NULL;  // the executable's library cannot be told apart
+  }
+  for (iree_host_size_t l = 0; l < runner_model.library_count; ++l) {
+    const iree_hal_executable_library_header_t** header =
+        runner_model.libraries[l](IREE_HAL_EXECUTABLE_LIBRARY_VERSION_LATEST,
+                                  &executable->environment);
+    const iree_hal_executable_library_v0_t* library =
+        (const iree_hal_executable_library_v0_t*)header;
+    if (library && library->exports.attrs == executable->dispatch_attrs &&
+        ordinal < library->exports.count) {
+      return library;
+    }
+  }
+  return NULL;
+}
+
+// The index in entries[] of a library's entry point `ordinal` (-1: not in the
+// table), remembered per ordinal: comparing names cost kws about 17,000
+// cycles a call.
+#define ENTRY_MEMO 64
+typedef struct entry_memo_t {
+  const void* library;
+  iree_host_size_t ordinal;
+  int index;
+} entry_memo_t;
+static entry_memo_t entry_memo[ENTRY_MEMO];
+
+static int find_entry(const iree_hal_executable_library_v0_t* library,
+                      iree_host_size_t ordinal) {
+  entry_memo_t* memo = &entry_memo[ordinal % ENTRY_MEMO];
+  if (memo->library == library && memo->ordinal == ordinal) return memo->index;
+  const char* name = library->exports.names ? library->exports.names[ordinal]
+                                            : NULL;
+  int index = -1;
+  for (int i = 0; name && entries[i].name; ++i) {
+    if (strcmp(entries[i].name, name) == 0) {
+      index = i;
+      break;
+    }
+  }
+  memo->library = library;
+  memo->ordinal = ordinal;
+  memo->index = index;
+  return index;
+}
+
+uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
+                            iree_host_size_t ordinal) {
+  const iree_hal_executable_library_v0_t* library =
+      find_library(executable, ordinal);
+  const int i = library ? find_entry(library, ordinal) : -1;
+  return i >= 0 ? entries[i].floor : 0;
+}
+
 #if defined(BSP_HART_LOCAL_ORIGIN) && RUNNER_HART_LOCAL
 
 #define LOCAL_STACK (16 * 1024)
@@ -600,15 +669,6 @@ uint32_t runner_local_share(const runner_local_job_t* job, unsigned hart,
   return on_stack(job, hart, begin, end, local_share, top);
 }
 
-// Per entry point: its read-only and write-only bindings (iree-compile's
-// executable sources, hart_local_check.h).
-static const struct {
-  const char* name;
-  uint32_t read_only, write_only;
-  uint32_t mode;  // RUNNER_LOCAL_MODE_*
-  uint32_t counts[3];  // workgroups in x, y, z the slices were derived for
-  uint32_t first_slice, slice_count;
-} entries[] = {RUNNER_HART_LOCAL_ENTRIES};
 static const runner_slice_t slices[] = {RUNNER_HART_LOCAL_SLICES};
 
 // The one dimension with more than one workgroup, or -1.
@@ -760,55 +820,6 @@ static void zero_outputs(runner_local_job_t* job,
     }
     if (!((job->read_only >> i) & 1)) job->bytes_out += store_cost * length;
   }
-}
-
-static const iree_hal_executable_library_v0_t* find_library(
-    iree_hal_local_executable_t* executable, iree_host_size_t ordinal) {
-  if (!executable->dispatch_attrs && runner_model.library_count != 1) {
-    return NULL;  // the executable's library cannot be told apart
-  }
-  for (iree_host_size_t l = 0; l < runner_model.library_count; ++l) {
-    const iree_hal_executable_library_header_t** header =
-        runner_model.libraries[l](IREE_HAL_EXECUTABLE_LIBRARY_VERSION_LATEST,
-                                  &executable->environment);
-    const iree_hal_executable_library_v0_t* library =
-        (const iree_hal_executable_library_v0_t*)header;
-    if (library && library->exports.attrs == executable->dispatch_attrs &&
-        ordinal < library->exports.count) {
-      return library;
-    }
-  }
-  return NULL;
-}
-
-// The index in entries[] of a library's entry point `ordinal` (-1: not in the
-// table), remembered per ordinal: comparing names cost kws about 17,000
-// cycles a call.
-#define ENTRY_MEMO 64
-typedef struct entry_memo_t {
-  const void* library;
-  iree_host_size_t ordinal;
-  int index;
-} entry_memo_t;
-static entry_memo_t entry_memo[ENTRY_MEMO];
-
-static int find_entry(const iree_hal_executable_library_v0_t* library,
-                      iree_host_size_t ordinal) {
-  entry_memo_t* memo = &entry_memo[ordinal % ENTRY_MEMO];
-  if (memo->library == library && memo->ordinal == ordinal) return memo->index;
-  const char* name = library->exports.names ? library->exports.names[ordinal]
-                                            : NULL;
-  int index = -1;
-  for (int i = 0; name && entries[i].name; ++i) {
-    if (strcmp(entries[i].name, name) == 0) {
-      index = i;
-      break;
-    }
-  }
-  memo->library = library;
-  memo->ordinal = ordinal;
-  memo->index = index;
-  return index;
 }
 
 void runner_local_prepare(

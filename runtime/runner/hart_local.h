@@ -50,6 +50,11 @@ void runner_local_prepare(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t local_memory_size);
 
+// The fewest cycles dispatch `ordinal` of `executable` takes on one hart, all
+// its workgroups together (from its MACs, hart_local_check.h; 0: unknown).
+uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
+                            iree_host_size_t ordinal);
+
 // Hart `hart` (>= 1): workgroups [begin, end) of the published dispatch, run
 // from its own scratchpad.  An iree_status_code_t, or RUNNER_LOCAL_DOES_NOT_FIT
 // (nothing ran: the caller runs the share in place).

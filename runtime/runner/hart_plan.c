@@ -19,6 +19,13 @@
 //   stay on hart 0);
 // - waking and joining the harts (two barriers, local memory, zeroing the
 //   outputs) costs about OVERHEAD cycles.
+// Before a site's first dispatch the build may know a floor for a0 (its MACs
+// at the fewest cycles a MAC can take, hart_local_check.h).  If sharing beats
+// hart 0 alone even at that floor, it does at the real a0 too: a prediction
+// is the least over the splits of the longer of two times linear in a0, so
+// its ratio to a0 falls as a0 grows.  A site of no more workgroups than
+// harts then shares from its first dispatch on (parallel.c), without a
+// workgroup timed alone, and its a0 comes from the harts' rates in that run.
 // Harts 1.. get equal shares; of the splits hart 0's share is chosen to give
 // the shortest predicted time, and the dispatch goes to several harts only
 // if that beats hart 0 alone by 1/16.  parallel.c then checks each
@@ -143,6 +150,22 @@ static uint64_t best_split(const plan_t* p, uint32_t* k_best) {
     }
   }
   return best + OVERHEAD;
+}
+
+uint32_t runner_plan_alone(const uint32_t* workgroups, const uint32_t* cycles,
+                           uint32_t harts, uint32_t mode) {
+  // Together the harts ran at the cap's rate of one alone: a0 is the cap over
+  // the sum of their rates (f32 16x16 on 2 harts: 48,203 against 48,000
+  // timed alone; hart 0's rate as if each hart had cap/n gave 44,044).
+  // Rates in workgroups per 2^28 cycles.
+  uint64_t rate = 0;
+  for (uint32_t h = 0; h < harts; ++h) {
+    if (workgroups[h] && cycles[h]) {
+      rate += quotient((uint64_t)workgroups[h] << 28, cycles[h]);
+    }
+  }
+  if (!rate || rate > UINT32_MAX) return 0;  // under a cycle a workgroup
+  return (cap16(mode) << 24) / (uint32_t)rate;
 }
 
 uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,

@@ -36,6 +36,11 @@ typedef struct runner_plan_bytes_t {
   uint32_t in, in_split, out;
 } runner_plan_bytes_t;
 
+// Cycles per workgroup of hart 0 alone, from a run on `harts` harts in which
+// hart h computed workgroups[h] in cycles[h] (0 when unknown).
+uint32_t runner_plan_alone(const uint32_t* workgroups, const uint32_t* cycles,
+                           uint32_t harts, uint32_t mode);
+
 // The harts (1 .. max_harts) that give the shortest predicted time for
 // `rest` workgroups of a0 cycles each on hart 0 alone, and hart 0's share
 // (*first); 1 unless the prediction beats hart 0 alone by a margin.

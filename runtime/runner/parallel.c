@@ -318,9 +318,56 @@ static void plan_later(runner_plan_site_t* site) {
   if (harts > 1) site->harts = harts, site->first = first;
 }
 
-// A site's first dispatch: its mode, then its first workgroup on hart 0
-// alone (a0), then the plan for the rest (hart_plan.c).  Returns false when
-// the whole dispatch has run.
+// Whether a site of a few workgroups (no more than the harts) shares from
+// its first dispatch, one workgroup a hart: when the plan for the build's
+// floor of a0 already does (hart_plan.c).  Timing one workgroup alone would
+// leave too few to share (vww's 1x1 convolutions of two workgroups: their
+// first call then took 1,300,000 cycles more than later ones).
+static bool shares_at_first_sight(runner_plan_site_t* site) {
+  if (job.total > RUNNER_HARTS) return false;
+  const uint32_t floor =
+      runner_local_floor(job.executable, job.ordinal) / job.total;
+  uint32_t first;
+  const uint32_t harts = floor ? runner_plan_choose(job.total, floor, site->mode,
+                                                    binding_bytes(), RUNNER_HARTS,
+                                                    &first)
+                               : 1;
+  if (harts < 2) return false;
+  site->harts = harts;
+  site->first = first;
+  return true;
+}
+
+// a0 of a site that shared from its first sight, from each hart's rate in
+// this run (hart_plan.h); harts 1.. without their copies.
+static uint32_t a0_from_share(void) {
+  uint32_t workgroups[RUNNER_HARTS], cycles[RUNNER_HARTS];
+  const uint32_t total = job.total - job.base;
+  for (unsigned h = 0; h < RUNNER_HARTS; ++h) {
+    workgroups[h] = share_begin(total, job.first, h + 1, job.harts) -
+                    share_begin(total, job.first, h, job.harts);
+    cycles[h] = share_cycles[h] - copy_cycles[h];
+  }
+  return runner_plan_alone(workgroups, cycles, job.harts, job.local.mode);
+}
+
+// After a first-sight run: the site's a0, and the plan for it, which may
+// take fewer harts than the floor's did (then without a measured prediction
+// for keeps_sharing()).
+static void replan(runner_plan_site_t* site, uint64_t* predicted) {
+  site->a0 = a0_from_share();
+  uint32_t first;
+  const uint32_t harts = runner_plan_choose(job.total, site->a0, site->mode,
+                                            binding_bytes(), RUNNER_HARTS, &first);
+  if (harts == job.harts) return;
+  site->harts = harts;
+  site->first = first;
+  *predicted = 0;
+}
+
+// A site's first dispatch: its mode, then (unless it shares at first sight)
+// its first workgroup on hart 0 alone (a0), then the plan for the rest
+// (hart_plan.c).  Returns false when the whole dispatch has run.
 static bool first_look(runner_plan_site_t* site, iree_status_t* status) {
   site->mode = job.local.mode;
   site->harts = 1;
@@ -329,6 +376,7 @@ static bool first_look(runner_plan_site_t* site, iree_status_t* status) {
                         job.local_memory[0]);
     return false;
   }
+  if (shares_at_first_sight(site)) return true;
   const uint32_t start = bsp_cycles32();
   *status = run_alone(0, 1);
   site->a0 = bsp_cycles32() - start;
@@ -394,6 +442,7 @@ static __attribute__((noinline)) iree_status_t share(
   uint64_t predicted = 0;
   if (site) site->first = balanced_first(&predicted);
 #if RUNNER_HARTS_AUTO
+  if (site && !site->a0) replan(site, &predicted);
   if (site && !keeps_sharing(site, bsp_cycles32() - start, predicted)) {
     site->harts = 1;
   }

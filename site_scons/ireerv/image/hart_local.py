@@ -34,6 +34,7 @@ from elftools.elf.elffile import ELFFile
 from elftools.elf.sections import SymbolTableSection
 
 from ireerv.image.hart_slices import EntrySlices
+from ireerv.profile.layers import dispatch_macs
 
 # RISC-V relocation types (psABI).
 _JUMPS = {16, 17, 18, 19, 44, 45}  # BRANCH, JAL, CALL, CALL_PLT, RVC_BRANCH, RVC_JUMP
@@ -228,6 +229,22 @@ def _default_mode(reason: str | None, checks: dict[str, EntryCheck]) -> int:
     return modes.pop() if len(modes) == 1 else 0
 
 
+# The fewest cycles a multiply-accumulate can take, by the dispatch's element type: an
+# integer one is a multiply and an add, and a core retires at most one instruction a
+# cycle; a float one on these FPU-less cores is a call of the soft-float multiply and
+# add, each over 10 instructions on its fastest path (the f32 matmul: 93-96 cycles a MAC).
+CYCLES_PER_MAC_FLOOR = {"i": 2, "f": 24}
+_ELEMENT = re.compile(r"_([if])\d+(?:x[if]\d+)*$")
+
+
+def cycles_floor(name: str) -> int:
+    """Cycles the whole dispatch `name` takes at least on one hart (0: unknown): the runtime
+    may share it from its first sight when even that would gain (hart_plan.c)."""
+    element = _ELEMENT.search(name)
+    floor = dispatch_macs(name) * CYCLES_PER_MAC_FLOOR[element.group(1)] if element else 0
+    return min(floor, 0xFFFFFFFF)  # the runtime's uint32_t; a larger floor changes nothing
+
+
 def header(reason: str | None, word_stores: bool = False,
            entries: dict[str, tuple[int, int]] | None = None,
            slices: dict[str, EntrySlices] | None = None,
@@ -248,20 +265,24 @@ def header(reason: str | None, word_stores: bool = False,
              f"#define RUNNER_HART_LOCAL_DEFAULT_MODE {_default_mode(reason, checks)}",
              "/* Per entry point: masks of its read-only and of its write-only bindings,",
              " * its mode (0 in place, 1 local, 2 in place and bound by instruction fetch),",
-             " * its workgroup counts and its first and number of RUNNER_HART_LOCAL_SLICES */",
+             " * its workgroup counts, its first and number of RUNNER_HART_LOCAL_SLICES,",
+             " * and the fewest cycles the whole dispatch takes on one hart (0: unknown) */",
              "#define RUNNER_HART_LOCAL_ENTRIES \\"]
     table: list[str] = []
-    for name, (ro, wo) in sorted((entries or {}).items()):
+    # Without iree-compile's bindings (no entry point runs locally) the kernel's own
+    # entry points still give each dispatch's floor.
+    bindings = entries if entries is not None else dict.fromkeys(checks, (0, 0))
+    for name, (ro, wo) in sorted(bindings.items()):
         found = (slices or {}).get(name)
         counts = found.counts if found else (0, 0, 0)
         count = len(found.slices) if found else 0
         mode = checks[name].mode if name in checks else int(reason is None)
         lines.append(f'  {{"{name}", {ro:#x}u, {wo:#x}u, {mode}, {{{counts[0]}, {counts[1]}, '
-                     f'{counts[2]}}}, {len(table)}, {count}}}, \\')
+                     f'{counts[2]}}}, {len(table)}, {count}, {cycles_floor(name)}u}}, \\')
         for s in found.slices if found else ():
             table.append(f"  {{{s.binding}, {s.base}, {{{s.steps[0]}, {s.steps[1]}, "
                          f"{s.steps[2]}}}, {s.length}u, {s.constant}}}, \\")
-    lines.append("  {0, 0, 0, 0, {0, 0, 0}, 0, 0}")
+    lines.append("  {0, 0, 0, 0, {0, 0, 0}, 0, 0, 0}")
     lines += ["/* Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of",
               " * the binding, base counted from push constant `constant` (-1: none):",
               " * {binding, base, step, length, constant} */",

@@ -45,6 +45,11 @@ def _is_contraction(symbol: str) -> bool:
     return any(word in symbol for word in _CONTRACTIONS)
 
 
+def dispatch_macs(symbol: str) -> int:
+    """A dispatch's MACs from its name (a contraction's loop bounds); 0 when it names none."""
+    return _shape_product(symbol) if _is_contraction(symbol) else 0
+
+
 def _shape_product(symbol: str) -> int:
     """The product of the first AxBx... shape in a dispatch's name: its MACs, for the
     contractions IREE names by their loop bounds; 0 when it names none."""
