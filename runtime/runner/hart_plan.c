@@ -15,7 +15,8 @@
 //   their outputs back at about 24 cycles a word;
 // - harts 1.. are slower per workgroup than hart 0 (their write-backs, and in
 //   place every access crosses the shared path: soft-float kernels, bound by
-//   instruction fetch, lose about 1/8; any other kernel far more, so those
+//   instruction fetch, lose about 1/4 (f32 matmuls on 2 harts: 1.22-1.27
+//   times hart 0's cycles a workgroup); any other kernel far more, so those
 //   stay on hart 0);
 // - waking and joining the harts (two barriers, local memory, zeroing the
 //   outputs) costs about OVERHEAD cycles.
@@ -75,7 +76,7 @@ static uint32_t cap16(uint32_t mode) {
                                                  : 0;
 }
 static uint32_t helper16(uint32_t mode) {
-  return mode == RUNNER_LOCAL_MODE_LOCAL ? 17 : 18;
+  return mode == RUNNER_LOCAL_MODE_LOCAL ? 17 : 20;
 }
 
 // A quotient in 32 bits where it fits: a 64-bit division is a libgcc call of
@@ -114,9 +115,8 @@ static uint64_t theirs(const plan_t* p, uint32_t k) {
   return t;
 }
 
-// Bisections over hart 0's share k in [1, hi), each predicate false then true:
-// the first k where hart 0's time reaches the others', and the first where the
-// others' time has fallen to `level` (hi when there is none).
+// A bisection over hart 0's share k in [1, hi): the first k where hart 0's
+// time reaches the others' (hi when there is none).
 static uint32_t first_crossing(const plan_t* p, uint32_t hi) {
   uint32_t lo = 1;
   while (lo < hi) {
@@ -125,29 +125,21 @@ static uint32_t first_crossing(const plan_t* p, uint32_t hi) {
   }
   return lo;
 }
-static uint32_t first_at_most(const plan_t* p, uint32_t hi, uint64_t level) {
-  uint32_t lo = 1;
-  while (lo < hi) {
-    const uint32_t k = lo + (hi - lo) / 2;
-    if (theirs(p, k) <= level) hi = k; else lo = k + 1;
-  }
-  return lo;
-}
 
-// The shortest predicted time for n harts and the least share of hart 0 that
-// gives it, as a scan of k = 1 .. rest-1 would find: hart 0's time grows with
-// k and the others' shrinks, so the longer of the two is least where they
-// cross (found by bisection: a dozen predictions instead of rest).
+// The shortest predicted time for n harts and, of the splits that give it,
+// the one giving hart 0 most (as parallel.c's balanced_first: the fewer
+// harts still at work at the end, the more of the fetch port each gets; f32
+// 16x16 on 2 harts: 5 + 3 workgroups took 330,726 cycles, the longer share of 4 + 4 350,676).
+// Hart 0's time grows with k and the others' shrinks, so the longer of the
+// two is least where they cross (found by bisection: a dozen predictions
+// instead of rest) or just before.
 static uint64_t best_split(const plan_t* p, uint32_t* k_best) {
   const uint32_t cross = first_crossing(p, p->rest);
   uint64_t best = cross < p->rest ? mine(p, cross) : UINT64_MAX;
   *k_best = cross;
-  if (cross > 1) {  // before the crossing the others' time decides, falling
-    const uint64_t before = theirs(p, cross - 1);
-    if (before <= best) {
-      *k_best = first_at_most(p, cross - 1, before);
-      best = before;
-    }
+  if (cross > 1 && theirs(p, cross - 1) < best) {  // the others' time decides
+    best = theirs(p, cross - 1);
+    *k_best = cross - 1;
   }
   return best + OVERHEAD;
 }
