@@ -16,7 +16,7 @@ RUNNER = PROJECT_ROOT / "runtime/runner"
 STUBS = Path(__file__).parent / "data/hart_plan"
 IN_PLACE, LOCAL, FETCH_BOUND = 0, 1, 2
 CAP16 = {LOCAL: 21, FETCH_BOUND: 20}
-HELPER16 = {LOCAL: 17, FETCH_BOUND: 18}
+HELPER16 = {LOCAL: 17, FETCH_BOUND: 20}
 COPY_IN, WRITE_BACK, OVERHEAD = 26, 24, 2000
 
 
@@ -39,10 +39,10 @@ def _scan(rest: int, a0: int, mode: int, b: tuple[int, int, int]) -> tuple[int, 
     best = rest * a0 - rest * a0 // 16
     harts, first = 1, 0
     for n in range(2, min(4, rest) + 1):
-        for k in range(1, rest):
-            t = _predict(rest, a0, mode, b, n, k)
-            if t < best:
-                best, harts, first = t, n, k
+        times = [_predict(rest, a0, mode, b, n, k) for k in range(1, rest)]
+        least = min(times)  # of equal ones, hart 0's largest share
+        if least < best:
+            best, harts, first = least, n, rest - 1 - times[::-1].index(least)
     return harts, first
 
 

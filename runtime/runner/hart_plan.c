@@ -166,10 +166,11 @@ uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
   *first = 0;
   if (rest < 2 || !cap16(mode)) return 1;
   const uint64_t alone = (uint64_t)rest * a0;
-  // At best the harts together run at the cap's rate: too short a dispatch
-  // cannot gain its margin and OVERHEAD, whatever the split (the 4x4 int8
-  // matmul's first call: 1,300 cycles of predictions saved).
-  if (alone * 15 / 16 <= alone * 16 / cap16(mode) + OVERHEAD) return 1;
+  // At best the harts together run at the cap's rate, so no prediction is
+  // under 11/16 of `alone` plus OVERHEAD (caps below 1.4): a dispatch of at
+  // most 4 OVERHEADs cannot beat its 15/16 (the 4x4 int8 matmul's first
+  // call: 1,300 cycles of predictions saved).
+  if (alone <= 4 * OVERHEAD) return 1;
   uint64_t best = alone - alone / 16;  // to beat
   uint32_t harts = 1;
   for (uint32_t n = 2; n <= max_harts && n <= rest; ++n) {
