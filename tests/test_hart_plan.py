@@ -69,3 +69,18 @@ def test_the_bisection_chooses_as_the_scan_does(plan: Path) -> None:
     want = [_scan(*case) for case in cases]
     assert got == want
     assert sum(h > 1 for h, _ in want) > 500  # many cases share, with many splits
+
+
+def test_a0_from_a_shared_run_inverts_the_cap(plan: Path) -> None:
+    """runner_plan_alone: harts that together ran at the cap's rate give back hart 0's a0;
+    the f32 16x16 matmul's first run on 2 harts (4 + 4 workgroups) gives about the 48,000
+    cycles one of its workgroups takes alone."""
+    slow = 100_000 * 2 * 16 // CAP16[LOCAL]  # a workgroup on each of 2 harts at cap/2
+    lines = (f"alone {LOCAL} 2 5 {5 * slow} 7 {7 * slow}\n"
+             f"alone {FETCH_BOUND} 2 4 275283 4 350676\n"
+             f"alone {LOCAL} 1 0 0\n")
+    out = subprocess.run([str(plan)], input=lines, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert abs(int(out[0]) - 100_000) < 50
+    assert 47_000 < int(out[1]) < 49_500
+    assert out[2] == "0"  # nothing ran: unknown
