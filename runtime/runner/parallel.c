@@ -60,9 +60,8 @@
 // sit beside the BSP's mailbox, in the region the loader fills (zeros): a
 // woken hart in place reaches them over the shared path, as it would core
 // 0's scratchpad, and they take none of that scratchpad from the heap or
-// the weight cache (staging.c; vww's fully connected layer took 7,050
-// cycles with HARTS=auto, 3,356 on one hart, with them taken from the
-// heap), nor a clearing pass from start-up (for runner_hart_stack_used).
+// the weight cache (staging.c; taken from the heap they left vww's cache
+// 24,192 bytes, now 48,832), nor a clearing pass (runner_hart_stack_used).
 #define STACKS_BYTES ((BSP_HARTS - 1) * RUNNER_HART_STACK)
 static uint8_t stacks[STACKS_BYTES]
     __attribute__((section(".bsp.shared"), aligned(16), used));
@@ -307,10 +306,9 @@ static runner_plan_bytes_t binding_bytes(void) {
 }
 
 // What the rest of a site's first dispatch was too little to share may pay
-// shared whole: its later dispatches then go to the harts (vww's 1x1
-// convolutions of two workgroups: 8,528,972 cycles a call on 2 harts, kept
-// on hart 0 after timing one workgroup, 9,825,850).  keeps_sharing() checks
-// the first such run.
+// shared whole (a site of few workgroups whose floor was too low to share
+// at first sight, below): its later dispatches then go to the harts, and
+// keeps_sharing() checks the first such run.
 static void plan_later(runner_plan_site_t* site) {
   uint32_t first;
   const uint32_t harts = runner_plan_choose(job.total, site->a0, site->mode,
