@@ -24,9 +24,11 @@
 // at the fewest cycles a MAC can take, hart_local_check.h).  If sharing beats
 // hart 0 alone even at that floor, it does at the real a0 too: a prediction
 // is the least over the splits of the longer of two times linear in a0, so
-// its ratio to a0 falls as a0 grows.  A site of no more workgroups than
-// harts then shares from its first dispatch on (parallel.c), without a
-// workgroup timed alone, and its a0 comes from the harts' rates in that run.
+// its ratio to a0 falls as a0 grows.  Sites whose split the floor's plan
+// gets right (bound by instruction fetch, or of no more workgroups than
+// harts) then share from their first dispatch on (parallel.c), without a
+// workgroup timed alone; their a0 comes from the harts' rates in that run
+// (runner_plan_alone).
 // Harts 1.. get equal shares; of the splits hart 0's share is chosen to give
 // the shortest predicted time, and the dispatch goes to several harts only
 // if that beats hart 0 alone by 1/16.  parallel.c then checks each
@@ -129,7 +131,8 @@ static uint32_t first_crossing(const plan_t* p, uint32_t hi) {
 // The shortest predicted time for n harts and, of the splits that give it,
 // the one giving hart 0 most (as parallel.c's balanced_first: the fewer
 // harts still at work at the end, the more of the fetch port each gets; f32
-// 16x16 on 2 harts: 5 + 3 workgroups took 330,726 cycles, the longer share of 4 + 4 350,676).
+// 16x16 on 2 harts: 5 + 3 workgroups took 330,726 cycles, the longer share
+// of 4 + 4 350,676).
 // Hart 0's time grows with k and the others' shrinks, so the longer of the
 // two is least where they cross (found by bisection: a dozen predictions
 // instead of rest) or just before.

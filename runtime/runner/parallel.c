@@ -305,14 +305,22 @@ static runner_plan_bytes_t binding_bytes(void) {
                                job.local.bytes_out};
 }
 
+// The plan for all of a site's workgroups at `a0` (hart_plan.c): its harts,
+// and hart 0's share in *first.
+static inline __attribute__((always_inline)) uint32_t plan_whole(
+    const runner_plan_site_t* site, uint32_t a0,
+                           uint32_t* first) {
+  return runner_plan_choose(job.total, a0, site->mode, binding_bytes(),
+                            RUNNER_HARTS, first);
+}
+
 // What the rest of a site's first dispatch was too little to share may pay
 // shared whole (a site of few workgroups whose floor was too low to share
 // at first sight, below): its later dispatches then go to the harts, and
 // keeps_sharing() checks the first such run.
 static void plan_later(runner_plan_site_t* site) {
   uint32_t first;
-  const uint32_t harts = runner_plan_choose(job.total, site->a0, site->mode,
-                                            binding_bytes(), RUNNER_HARTS, &first);
+  const uint32_t harts = plan_whole(site, site->a0, &first);
   if (harts > 1) site->harts = harts, site->first = first;
 }
 
@@ -331,10 +339,7 @@ static bool shares_at_first_sight(runner_plan_site_t* site) {
   const uint32_t floor =
       runner_local_floor(job.executable, job.ordinal) / job.total;
   uint32_t first;
-  const uint32_t harts = floor ? runner_plan_choose(job.total, floor, site->mode,
-                                                    binding_bytes(), RUNNER_HARTS,
-                                                    &first)
-                               : 1;
+  const uint32_t harts = floor ? plan_whole(site, floor, &first) : 1;
   if (harts < 2) return false;
   site->harts = harts;
   site->first = first;
@@ -360,8 +365,7 @@ static uint32_t a0_from_share(void) {
 static void replan(runner_plan_site_t* site, uint64_t* predicted) {
   site->a0 = a0_from_share();
   uint32_t first;
-  const uint32_t harts = runner_plan_choose(job.total, site->a0, site->mode,
-                                            binding_bytes(), RUNNER_HARTS, &first);
+  const uint32_t harts = plan_whole(site, site->a0, &first);
   if (harts == job.harts) return;
   site->harts = harts;
   site->first = first;
