@@ -308,8 +308,7 @@ static runner_plan_bytes_t binding_bytes(void) {
 // The plan for all of a site's workgroups at `a0` (hart_plan.c): its harts,
 // and hart 0's share in *first.
 static inline __attribute__((always_inline)) uint32_t plan_whole(
-    const runner_plan_site_t* site, uint32_t a0,
-                           uint32_t* first) {
+    const runner_plan_site_t* site, uint32_t a0, uint32_t* first) {
   return runner_plan_choose(job.total, a0, site->mode, binding_bytes(),
                             RUNNER_HARTS, first);
 }
