@@ -4,20 +4,33 @@ region of the board, in the run's report and its record."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
-from conftest import needs_qemu
+from conftest import needs_qemu, require_input
 from scons_helpers import scons
 
 from ireerv.boards import load_board
-from ireerv.run import memory
+from ireerv.inputs.fetch import Fetcher
+from ireerv.run import check, memory
+from ireerv.run.runner_output import parse_runner_output
 
 NEEDS_INPUTS = ("iree", "flatcc", "iree-compiler")  # for the `tree` fixture (conftest.py)
 # 64 KiB in, 64 KiB out: the runner's two largest buffers.
 COPY = """func.func @twice(%a: tensor<65536xi8>) -> tensor<65536xi8> {
   %r = arith.addi %a, %a : tensor<65536xi8>
   return %r : tensor<65536xi8>
+}
+"""
+
+
+# 1 KiB in, 256 KiB out: more than core 0's scratchpad leaves the heap on the cluster.
+SPREAD = """func.func @spread(%a: tensor<1024xi8>) -> tensor<256x1024xi8> {
+  %e = tensor.empty() : tensor<256x1024xi8>
+  %r = linalg.broadcast ins(%a : tensor<1024xi8>) outs(%e : tensor<256x1024xi8>)
+      dimensions = [0]
+  return %r : tensor<256x1024xi8>
 }
 """
 
@@ -49,6 +62,27 @@ def test_peaks_per_region() -> None:
                          "leaves the heap")
 
 
+def test_a_refused_allocation_is_said_with_a_placement_that_holds_it() -> None:
+    """Release images print a bare RESOURCE_EXHAUSTED: the runner's MEMORY line says which
+    allocation the heap refused, and the report what would hold it."""
+    board = load_board("cluster4")
+    regions = [{"name": "spm0", "length": 1 << 18, "placements": [
+        {"section": ".stack", "size": 16_384, "as": "vma"},
+        {"section": ".bss", "size": 31_332, "as": "vma"}]}]
+    measured = {"heap_peak": 16_593, "largest_allocation": 12_464,
+                "refused_allocation": 293_092}
+    _, lines = memory.report(regions, board, measured, 9_684)
+    assert lines == [
+        "memory: spm0: 57,609 of 262,144 bytes at peak (static 31,332, stack 9,684 of 32,768, "
+        "heap 16,593); largest allocation 12,464 bytes; refused an allocation of 293,092 "
+        "bytes, more than the 198,044 bytes spm0 leaves the heap",
+        "hint: placement 'shared' keeps the heap outside spm0 (model.toml: placement = "
+        '"shared", or PLACEMENT=shared)']
+    parsed = parse_runner_output("MEMORY refused_allocation 293092\nSTATUS RESOURCE_EXHAUSTED\n")
+    assert check.program_problem(parsed) == (
+        "the program reported RESOURCE_EXHAUSTED (refused an allocation of 293,092 bytes)")
+
+
 @pytest.mark.upstream
 @needs_qemu
 def test_a_run_reports_the_peaks_its_buffers_make(tree: Path, tmp_path: Path) -> None:
@@ -63,3 +97,20 @@ def test_a_run_reports_the_peaks_its_buffers_make(tree: Path, tmp_path: Path) ->
     assert 0 < mem["stacks"][0] < 65_536
     ram = next(r for r in mem["regions"] if r["region"] == "ram")
     assert ram["peak"] == ram["static"] + ram["stack"] + ram["heap"]
+
+
+@pytest.mark.upstream
+def test_a_run_out_of_heap_says_what_it_asked_for(tree: Path, fetcher: Fetcher,
+                                                  tmp_path: Path) -> None:
+    for name in ("cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, name)
+    model = tmp_path / "spread.mlir"
+    model.write_text(SPREAD)
+    proc = scons(tree, "run", f"MODEL={model}", "BOARD=cluster4", check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "Traceback" not in out, out
+    assert re.search(r"refused an allocation of 262,\d{3} bytes, more than the [\d,]+ bytes "
+                     r"spm0 leaves the heap\nhint: placement 'shared' keeps the heap outside "
+                     r"spm0", out), out
+    assert re.search(r"FAILED: .*the program reported RESOURCE_EXHAUSTED \(refused an "
+                     r"allocation of 262,\d{3} bytes\)", out), out

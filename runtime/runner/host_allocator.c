@@ -199,6 +199,13 @@ static void* resize(void* old, size_t length) {
   return block;
 }
 
+// The largest request the heap could not meet (0: none), for the MEMORY
+// lines: release images print a bare RESOURCE_EXHAUSTED, and the host says
+// from this how far the heap's region falls short.
+static size_t refused;
+
+size_t runner_host_refused(void) { return refused; }
+
 static iree_status_t allocate(iree_allocator_command_t command,
                               const iree_allocator_alloc_params_t* params,
                               void** inout_ptr) {
@@ -211,6 +218,7 @@ static iree_status_t allocate(iree_allocator_command_t command,
                     ? resize(*inout_ptr, length)
                     : new_block(command, length);
   if (!block) {
+    if (length > refused) refused = length;
     return iree_make_status(IREE_STATUS_RESOURCE_EXHAUSTED,
                             "host allocator: no memory left, or more than "
                             "RUNNER_HOST_UNCLEARED_SLOTS large blocks");

@@ -16,4 +16,7 @@ iree_allocator_t runner_host_allocator(void);
 // the runtime has freed its blocks.
 size_t runner_host_largest(void);
 
+// The largest allocation it refused for want of room (0: none).
+size_t runner_host_refused(void);
+
 #endif  // IREERV_RUNNER_HOST_ALLOCATOR_H_

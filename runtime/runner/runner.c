@@ -15,6 +15,7 @@
 //                             integers as decimal
 //   MEMORY heap_peak <n>      the heap's high-water mark (bytes above its start)
 //   MEMORY largest_allocation <n>   the largest single host allocation
+//   MEMORY refused_allocation <n>   the largest one refused (only if any)
 //   MEMORY stack <hart> <n>   bytes of that hart's stack ever used
 //   MEMORY weight_cache <n>   staged constants: bytes of them kept in the
 //                             scratchpad at the end (not in the heap's peak)
@@ -539,6 +540,9 @@ static void out_memory(const char* what, int64_t index, uint64_t bytes) {
 static void print_memory(void) {
   out_memory("heap_peak", -1, bsp_heap_peak());
   out_memory("largest_allocation", -1, runner_host_largest());
+  if (runner_host_refused()) {
+    out_memory("refused_allocation", -1, runner_host_refused());
+  }
 #if RUNNER_STAGED_CONSTANTS
   out_memory("weight_cache", -1, runner_cache_bytes());
 #endif

@@ -29,8 +29,11 @@ from ireerv.profile import (
     program,
     report,
 )
+from ireerv.run import check, memory
+from ireerv.run.runner_output import RunnerOutputError, parse_runner_output
 from ireerv.simulators import traces
 from ireerv.simulators.base import Image, SimulationError
+from ireerv.size.analysis import analyze as analyze_size
 from ireerv.size.components import rules
 from ireerv.targets import Target
 
@@ -57,7 +60,7 @@ def _profile(target, source, env):
                 trace_file, timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
                 maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None)
             if not result.passed:
-                raise analyze.ProfileError(f"the traced run failed: {result.detail}")
+                raise analyze.ProfileError(_failure(image, result))
             doc = capture.profile_from_trace(board.simulator, prog, trace_file,
                                              result.program_output, meta)
     except (SimulationError, program.ProgramError, traces.TraceError,
@@ -74,6 +77,24 @@ def _profile(target, source, env):
     if not env["_QUIET"]:
         print(text)
     print(f"profile: {json_path}, {text_path}, {svg_path}")
+
+
+def _failure(image, result) -> str:
+    """Why the traced run failed: the simulator's word, what the program reported and,
+    printed first, where its memory went (as `scons run` says it)."""
+    why = f"the traced run failed: {result.detail}"
+    try:
+        parsed = parse_runner_output(result.program_output)
+    except RunnerOutputError:
+        return why
+    if parsed.memory:
+        regions = analyze_size(Path(image.elf.abspath),
+                               regions=image.board.memory).to_json()["regions"]
+        stack = parsed.stacks[0] if parsed.stacks else 0
+        print("\n".join(memory.report(regions, image.board, parsed.memory, stack)[1]))
+    if parsed.status is not None and not parsed.ok:
+        why += f"; {check.program_problem(parsed)}"
+    return why
 
 
 def _dispatch_layers(target, source, env):

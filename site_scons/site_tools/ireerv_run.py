@@ -171,17 +171,9 @@ def _memory(env, image, parsed) -> list[memory.RegionPeak]:
     from ireerv.size.analysis import analyze
 
     regions = analyze(Path(image.elf.abspath), regions=image.board.memory).to_json()["regions"]
-    peaks = memory.regions_at_peak(regions, image.board.placement, parsed.memory,
-                                   parsed.stacks[0] if parsed.stacks else 0)
-    print(f"memory: {memory.describe(peaks, parsed.memory)}")
-    if memory.too_large(peaks, parsed.memory):
-        heap = image.board.placement.heap
-        others = [n for n, p in sorted(image.board.placements.items()) if p.heap != heap]
-        if others:
-            print(f"hint: placement {others[0]!r} keeps the heap outside {heap} (model.toml: "
-                  f"placement = \"{others[0]}\", or PLACEMENT={others[0]})")
-    if env.get("FIT"):
-        print(memory.fit(peaks))
+    peaks, lines = memory.report(regions, image.board, parsed.memory,
+                                 parsed.stacks[0] if parsed.stacks else 0, bool(env.get("FIT")))
+    print("\n".join(lines))
     return peaks
 
 

@@ -112,6 +112,14 @@ def compare(outputs: list[np.ndarray], reference: list[np.ndarray],
     return problems
 
 
+def program_problem(parsed: RunnerOutput) -> str:
+    """What the program said went wrong (its STATUS, not OK), with the allocation it refused
+    (release images print bare status codes)."""
+    refused = parsed.memory.get("refused_allocation")
+    return (f"the program reported {parsed.status}"
+            + (f" (refused an allocation of {refused:,} bytes)" if refused else ""))
+
+
 def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: float | Rule = 0.0,
           reference_problem: str = "") -> Verdict:
     """The verdict on one run: how it ended, what it printed, and the comparison.
@@ -131,7 +139,7 @@ def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: floa
     if parsed.status is None and result.passed:
         problems.append("the program printed no STATUS line")
     elif parsed.status is not None and not parsed.ok:
-        problems.append(f"the program reported {parsed.status}")
+        problems.append(program_problem(parsed))
     if not parsed.outputs:
         if result.passed:
             problems.append("the program printed no outputs")

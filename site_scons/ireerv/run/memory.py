@@ -57,10 +57,16 @@ def heap_room(peaks: list[RegionPeak]) -> tuple[str, int] | None:
     return next(((r.name, r.size - r.static - r.stack_reserved) for r in peaks if r.heap), None)
 
 
+def largest_asked(measured: Mapping[str, int]) -> int:
+    """The largest allocation the runtime asked for, made or refused."""
+    return max(measured.get("largest_allocation", 0), measured.get("refused_allocation", 0))
+
+
 def too_large(peaks: list[RegionPeak], measured: Mapping[str, int]) -> bool:
-    """Whether the largest allocation exceeds what the heap's region could ever hold."""
+    """Whether the largest allocation asked for exceeds what the heap's region could ever
+    hold."""
     room = heap_room(peaks)
-    return bool(room) and measured.get("largest_allocation", 0) > room[1]
+    return bool(room) and largest_asked(measured) > room[1]
 
 
 def describe(peaks: list[RegionPeak], measured: Mapping[str, int]) -> str:
@@ -75,12 +81,32 @@ def describe(peaks: list[RegionPeak], measured: Mapping[str, int]) -> str:
         parts.append(f"{r.name}: {r.peak:,} of {r.size:,} bytes at peak ({', '.join(detail)})")
     largest = measured.get("largest_allocation")
     tail = f"; largest allocation {largest:,} bytes" if largest else ""
+    if measured.get("refused_allocation"):  # the run ended RESOURCE_EXHAUSTED
+        tail += f"; refused an allocation of {measured['refused_allocation']:,} bytes"
     if measured.get("weight_cache"):  # staged constants kept where the heap left room
         tail += f"; weights kept in the heap's free room {measured['weight_cache']:,} bytes"
     if too_large(peaks, measured):
         name, room = heap_room(peaks)
         tail += f", more than the {room:,} bytes {name} leaves the heap"
     return "; ".join(parts) + tail
+
+
+def report(regions: list[Mapping[str, Any]], board: Any, measured: Mapping[str, int],
+           stack_used: int, with_fit: bool = False) -> tuple[list[RegionPeak], list[str]]:
+    """The run's peaks per region (`regions`: the size analysis's) and the lines that say
+    them: where the memory went, a placement that keeps the heap out of a region it
+    outgrew, and (`with_fit`) what the run needs."""
+    peaks = regions_at_peak(regions, board.placement, measured, stack_used)
+    lines = [f"memory: {describe(peaks, measured)}"]
+    if too_large(peaks, measured):
+        heap = board.placement.heap
+        others = [n for n, p in sorted(board.placements.items()) if p.heap != heap]
+        if others:
+            lines.append(f"hint: placement {others[0]!r} keeps the heap outside {heap} "
+                         f"(model.toml: placement = \"{others[0]}\", or PLACEMENT={others[0]})")
+    if with_fit:
+        lines.append(fit(peaks))
+    return peaks, lines
 
 
 def fit(peaks: list[RegionPeak]) -> str:

@@ -14,7 +14,8 @@ failed run (it then says what failed); read by the bench.
      "seconds": float,
      "startup_cycles": int | null, "input_cycles": int | null, "call_cycles": [int],
      "worst": str,
-     "memory": {"heap_peak": int, "largest_allocation": int, "stacks": [int] (per hart),
+     "memory": {"heap_peak": int, "largest_allocation": int,
+                "refused_allocation": int (only when one was refused), "stacks": [int] (per hart),
                 "regions": [{"region", "size", "static", "stack", "heap", "peak"}]}}
 """
 

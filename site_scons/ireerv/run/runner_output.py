@@ -24,7 +24,8 @@ class RunnerOutput:
     status: str | None = None
     workgroups: list[str] = field(default_factory=list)  # per dispatch of the last call: "8x1x1"
     hart_cycles: list[int] = field(default_factory=list)  # per hart: cycles on its shares
-    # MEMORY lines: "heap_peak", "largest_allocation" (bytes), and each hart's stack used.
+    # MEMORY lines: "heap_peak", "largest_allocation", "refused_allocation" (bytes), and
+    # each hart's stack used.
     memory: dict[str, int] = field(default_factory=dict)
     stacks: list[int] = field(default_factory=list)
 
