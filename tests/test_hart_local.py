@@ -37,6 +37,14 @@ int m_dispatch_1_copy(char* d, const char* s, int n) { copy_bytes(d, s, n); retu
     "copy_bytes": """
 void copy_bytes(char* d, const char* s, int n) { while (n--) *d++ = *s++; }
 """,
+    # A library's table of entry points, as iree-compile's kernel object has it.
+    "library": """
+static int m_dispatch_0_first(void) { return 1; }
+static int m_dispatch_1_second(void) { return 2; }
+typedef int (*entry_t)(void);
+const entry_t m_linked_library_query_v0_funcs[] = {
+    m_dispatch_1_second, m_dispatch_0_first, m_dispatch_1_second};
+""",
     "softfloat": """
 float __mulsf3(float a, float b) { (void)b; return a; }
 """,
@@ -76,11 +84,13 @@ def _check(objects, kernel: str, others: tuple[str, ...] = ()):
 def test_a_kernel_that_reads_only_its_arguments_may_run_locally(objects) -> None:
     assert _check(objects, "pure") == (None, True)
     assert _check(objects, "unused_helper") == (None, True)
-    text = hart_local.header(None, True, {"m_dispatch_0_add": (1, 2)})
+    text = hart_local.header(None, True, {"m_dispatch_0_add": (1, 2)},
+                             order=["m_dispatch_0_add"])
     assert "#define RUNNER_HART_LOCAL 1" in text
     assert "#define RUNNER_HART_LOCAL_WORD_STORES 1" in text
-    assert ('{"m_dispatch_0_add", 0x1u, 0x2u, 1, {0, 0, 0}, 0, 0, 0u}, \\\n'
-            '  {0, 0, 0, 0, {0, 0, 0}, 0, 0, 0}') in text
+    assert "#define RUNNER_HART_LOCAL_ENTRY_COUNT 1" in text
+    assert ('{0x1u, 0x2u, 1, {0, 0, 0}, 0, 0, 0u}, /* 0: m_dispatch_0_add */ \\\n'
+            '  {0, 0, 0, {0, 0, 0}, 0, 0, 0}') in text
 
 
 def test_called_code_is_followed_and_its_byte_stores_seen(objects) -> None:
@@ -164,18 +174,29 @@ def test_the_header_gives_each_entry_point_its_mode() -> None:
                   "m_dispatch_1_twice calls __mulsf3: " + hart_local.SOFT_FLOAT, True)}
     reason, word_stores = hart_local.summary(checks)
     assert reason.startswith("m_dispatch_1_twice calls __mulsf3") and word_stores
+    order = ["m_dispatch_1_twice", "m_dispatch_0_mm", "m_dispatch_2_other"]
     text = hart_local.header(reason, word_stores, hart_local.entry_bindings(SOURCES),
-                             None, checks)
+                             None, checks, order)
     assert "#define RUNNER_HART_LOCAL 1" in text  # one entry point may run locally
     assert "#define RUNNER_HART_LOCAL_DEFAULT_MODE 0" in text
-    assert '{"m_dispatch_0_mm", 0x1u, 0x2u, 1, {0, 0, 0}, 0, 0, 0u}' in text
-    assert '{"m_dispatch_1_twice", 0x0u, 0x0u, 2, {0, 0, 0}, 0, 0, 0u}' in text
+    # A row per entry point at its ordinal; one iree-compile did not describe: in place.
+    assert ("  {0x0u, 0x0u, 2, {0, 0, 0}, 0, 0, 0u}, /* 0: m_dispatch_1_twice */ \\\n"
+            "  {0x1u, 0x2u, 1, {0, 0, 0}, 0, 0, 0u}, /* 1: m_dispatch_0_mm */ \\\n"
+            "  {0x0u, 0x0u, 0, {0, 0, 0}, 0, 0, 0u}, /* 2: m_dispatch_2_other */ \\\n") in text
     fetch_bound = {"m_dispatch_1_twice": checks["m_dispatch_1_twice"]}
-    text = hart_local.header(*hart_local.summary(fetch_bound), None, None, fetch_bound)
+    text = hart_local.header(*hart_local.summary(fetch_bound), None, None, fetch_bound,
+                             ["m_dispatch_1_twice"])
     assert "#define RUNNER_HART_LOCAL 0" in text
     assert "#define RUNNER_HART_LOCAL_DEFAULT_MODE 2" in text  # all soft-float: in place
     # Without iree-compile's bindings the entry points are still listed, for their floors.
-    assert '{"m_dispatch_1_twice", 0x0u, 0x0u, 2, {0, 0, 0}, 0, 0, 0u}' in text
+    assert "{0x0u, 0x0u, 2, {0, 0, 0}, 0, 0, 0u}, /* 0: m_dispatch_1_twice */" in text
+
+
+def test_entry_points_are_listed_by_ordinal(objects) -> None:
+    """The order of the library's table of entry points, read from its relocations."""
+    assert hart_local.export_order(objects["library"]) == [
+        "m_dispatch_1_second", "m_dispatch_0_first", "m_dispatch_1_second"]
+    assert hart_local.export_order(objects["pure"]) == []  # no library table
 
 
 def test_a_dispatch_floor_is_its_macs_at_the_fewest_cycles_a_mac_can_take() -> None:

@@ -48,11 +48,10 @@
 #include "runner.h"
 #include "shared_copy.h"
 
-// Per entry point: its read-only and write-only bindings (iree-compile's
-// executable sources, hart_local_check.h), and the fewest cycles its whole
-// dispatch takes on one hart (hart_plan.c; 0: unknown).
+// Per entry point, at its ordinal: its read-only and write-only bindings
+// (iree-compile's executable sources, hart_local_check.h), and the fewest
+// cycles its whole dispatch takes on one hart (hart_plan.c; 0: unknown).
 static const struct {
-  const char* name;
   uint32_t read_only, write_only;
   uint32_t mode;  // RUNNER_LOCAL_MODE_*
   uint32_t counts[3];  // workgroups in x, y, z the slices were derived for
@@ -80,33 +79,17 @@ static const iree_hal_executable_library_v0_t* find_library(
 }
 
 // The index in entries[] of a library's entry point `ordinal` (-1: not in the
-// table), remembered per ordinal: comparing names cost kws about 17,000
-// cycles a call.
-#define ENTRY_MEMO 64
-typedef struct entry_memo_t {
-  const void* library;
-  iree_host_size_t ordinal;
-  int index;
-} entry_memo_t;
-static entry_memo_t entry_memo[ENTRY_MEMO];
-
+// table).  The build lists the entry points of the kernel's one library by
+// ordinal (hart_local.py export_order): no names to compare (comparing them
+// cost kws about 17,000 cycles a call, and their strings sat in core 0's
+// scratchpad).
 static int find_entry(const iree_hal_executable_library_v0_t* library,
                       iree_host_size_t ordinal) {
-  entry_memo_t* memo = &entry_memo[ordinal % ENTRY_MEMO];
-  if (memo->library == library && memo->ordinal == ordinal) return memo->index;
-  const char* name = library->exports.names ? library->exports.names[ordinal]
-                                            : NULL;
-  int index = -1;
-  for (int i = 0; name && entries[i].name; ++i) {
-    if (strcmp(entries[i].name, name) == 0) {
-      index = i;
-      break;
-    }
-  }
-  memo->library = library;
-  memo->ordinal = ordinal;
-  memo->index = index;
-  return index;
+  (void)library;  // find_library's, and with one library it is that one
+  return runner_model.library_count == 1 &&
+                 ordinal < RUNNER_HART_LOCAL_ENTRY_COUNT
+             ? (int)ordinal
+             : -1;
 }
 
 uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
@@ -847,8 +830,7 @@ void runner_local_prepare(
     use_slices(job, &entries[i].counts[0], entries[i].first_slice,
                entries[i].slice_count, dispatch_state);
   }
-  if (!library->exports.names || !library->exports.names[ordinal] ||
-      !entries[0].name) {
+  if (i < 0 && !RUNNER_HART_LOCAL_ENTRY_COUNT) {  // no table: one mode for all
     job->mode = RUNNER_HART_LOCAL_DEFAULT_MODE;
   }
   if (job->mode != RUNNER_LOCAL_MODE_LOCAL) return;  // not in the table

@@ -304,8 +304,9 @@ def _write_hart_local_check(target, source, env):
     try:
         objects = [Path(str(s)) for s in source[2:]]
         count = env["SOFTFLOAT_COUNT"]
-        checks = hart_local.check_entries(Path(str(source[1])), objects[:count],
-                                          objects[count:])
+        kernel = Path(str(source[1]))
+        checks = hart_local.check_entries(kernel, objects[:count], objects[count:])
+        order = hart_local.export_order(kernel)
         reason, word_stores = hart_local.summary(checks)
         entries = slices = None
         if any(c.reason is None for c in checks.values()):
@@ -317,7 +318,8 @@ def _write_hart_local_check(target, source, env):
                 compiler, flags, mlir, hart_slices.PASS))
     except (hart_local.HartLocalError, iree_compile.CompileError, FetchError) as err:
         build_error(err)
-    Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries, slices, checks))
+    Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries, slices, checks,
+                                                      order))
 
 
 def _plain_c_objects(benv, model: Model, size: int | None, idir: str, harts: int) -> list:

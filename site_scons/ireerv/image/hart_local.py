@@ -197,6 +197,40 @@ def check_entries(kernel: Path, softfloat: list[Path],
     return result
 
 
+_FUNCS = "_library_query_v0_funcs"  # a library's entry points, by ordinal
+
+
+def export_order(kernel: Path) -> list[str]:
+    """The entry points of the kernel object's library in ordinal order (the table its
+    query returns, from that table's relocations), or [] unless it has exactly one library:
+    the runtime finds an entry point's row by its ordinal, without comparing names."""
+    try:
+        with kernel.open("rb") as stream:
+            elf = ELFFile(stream)
+            symtab = elf.get_section_by_name(".symtab")
+            if not isinstance(symtab, SymbolTableSection):
+                raise HartLocalError(f"{kernel}: no symbol table")
+            tables = [s for s in symtab.iter_symbols() if s.name.endswith(_FUNCS)]
+            if len(tables) != 1:
+                return []
+            table = tables[0]
+            functions = {(s["st_shndx"], s["st_value"]): s.name for s in symtab.iter_symbols()
+                         if s["st_info"]["type"] == "STT_FUNC"}
+            order: dict[int, str] = {}
+            for section in elf.iter_sections():
+                if section["sh_type"] != "SHT_RELA" or section["sh_info"] != table["st_shndx"]:
+                    continue
+                for rel in section.iter_relocations():
+                    at = rel["r_offset"] - table["st_value"]
+                    if not 0 <= at < table["st_size"]:
+                        continue
+                    sym = symtab.get_symbol(rel["r_info_sym"])
+                    order[at // 4] = sym.name or functions[(sym["st_shndx"], rel["r_addend"])]
+            return [order[i] for i in range(len(order))]
+    except (OSError, ELFError, KeyError) as err:
+        raise HartLocalError(f"{kernel}: cannot read its entry points: {err!r}") from None
+
+
 def summary(checks: dict[str, EntryCheck]) -> tuple[str | None, bool]:
     """The first entry point's reason to stay in place (None: all may run locally), and
     whether every entry point that may run locally stores whole words only."""
@@ -248,11 +282,14 @@ def cycles_floor(name: str) -> int:
 def header(reason: str | None, word_stores: bool = False,
            entries: dict[str, tuple[int, int]] | None = None,
            slices: dict[str, EntrySlices] | None = None,
-           checks: dict[str, EntryCheck] | None = None) -> str:
+           checks: dict[str, EntryCheck] | None = None,
+           order: list[str] | None = None) -> str:
     """hart_local_check.h: whether and how harts 1.. run the kernels from their own scratchpads;
     `slices` (hart_slices.entry_slices) bounds what the workgroups touch of some bindings;
-    `checks` (check_entries) decides per entry point (else `reason` for all of them)."""
+    `checks` (check_entries) decides per entry point (else `reason` for all of them); the
+    table has a row per entry point of `order` (export_order), at its ordinal."""
     checks = checks or {}
+    order = order or []
     local = reason is None or any(c.reason is None for c in checks.values())
     why = ("yes: the kernels read no data of their own" if reason is None
            else f"per entry point: {reason}" if local else f"no, in place: {reason}")
@@ -263,26 +300,30 @@ def header(reason: str | None, word_stores: bool = False,
              f"#define RUNNER_HART_LOCAL_WORD_STORES {int(word_stores)}",
              "/* The mode of entry points not in the table below */",
              f"#define RUNNER_HART_LOCAL_DEFAULT_MODE {_default_mode(reason, checks)}",
+             f"/* Entry points, by ordinal in the kernel's one library ({len(order)}) */",
+             f"#define RUNNER_HART_LOCAL_ENTRY_COUNT {len(order)}",
              "/* Per entry point: masks of its read-only and of its write-only bindings,",
              " * its mode (0 in place, 1 local, 2 in place and bound by instruction fetch),",
              " * its workgroup counts, its first and number of RUNNER_HART_LOCAL_SLICES,",
              " * and the fewest cycles the whole dispatch takes on one hart (0: unknown) */",
              "#define RUNNER_HART_LOCAL_ENTRIES \\"]
     table: list[str] = []
-    # Without iree-compile's bindings (no entry point runs locally) the kernel's own
-    # entry points still give each dispatch's floor.
-    bindings = entries if entries is not None else dict.fromkeys(checks, (0, 0))
-    for name, (ro, wo) in sorted(bindings.items()):
+    for ordinal, name in enumerate(order):
+        # Without iree-compile's bindings (no entry point runs locally) the kernel's own
+        # entry points still give each dispatch's floor.
+        ro, wo = (entries or {}).get(name, (0, 0))
         found = (slices or {}).get(name)
         counts = found.counts if found else (0, 0, 0)
         count = len(found.slices) if found else 0
-        mode = checks[name].mode if name in checks else int(reason is None)
-        lines.append(f'  {{"{name}", {ro:#x}u, {wo:#x}u, {mode}, {{{counts[0]}, {counts[1]}, '
-                     f'{counts[2]}}}, {len(table)}, {count}, {cycles_floor(name)}u}}, \\')
+        known = name in (entries if entries is not None else checks)
+        mode = (checks[name].mode if name in checks else int(reason is None)) if known else 0
+        lines.append(f"  {{{ro:#x}u, {wo:#x}u, {mode}, {{{counts[0]}, {counts[1]}, "
+                     f"{counts[2]}}}, {len(table)}, {count}, {cycles_floor(name)}u}}, "
+                     f"/* {ordinal}: {name} */ \\")
         for s in found.slices if found else ():
             table.append(f"  {{{s.binding}, {s.base}, {{{s.steps[0]}, {s.steps[1]}, "
                          f"{s.steps[2]}}}, {s.length}u, {s.constant}}}, \\")
-    lines.append("  {0, 0, 0, 0, {0, 0, 0}, 0, 0, 0}")
+    lines.append("  {0, 0, 0, {0, 0, 0}, 0, 0, 0}")
     lines += ["/* Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of",
               " * the binding, base counted from push constant `constant` (-1: none):",
               " * {binding, base, step, length, constant} */",

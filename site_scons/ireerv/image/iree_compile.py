@@ -34,8 +34,8 @@ class CompileError(Exception):
 
 
 # Each kernel library's export names, source locations and per-stage tables: nothing
-# reads them in a release image on one hart (several harts find their kernels' slices by
-# export name, runtime/runner/hart_local.c), so only debug builds and HARTS > 1 keep them.
+# reads them in a release image (several harts find their kernels' rows by ordinal,
+# runtime/runner/hart_local.c), so only debug builds keep them.
 NO_DEBUG_TABLES = "--iree-llvmcpu-debug-symbols=false"
 
 
@@ -44,7 +44,7 @@ def flags(board: Board, harts: int = 1, profile: str = "release",
     """Every flag but the file names: the build's fixed ones, then the board's target;
     `library` (project-relative) stands in for the board's transform library; `hal`
     is the HAL variable (inline_hal)."""
-    lean = [NO_DEBUG_TABLES] if profile == "release" and harts == 1 else []
+    lean = [NO_DEBUG_TABLES] if profile == "release" else []
     execution = [inline_hal.EXECUTION_FLAG] if inline_hal.applies(hal) else []
     return [*OUTPUT_FLAGS, *execution, *lean, *board.iree_compile_flags(harts, library)]
 
