@@ -37,8 +37,15 @@
 #include "hart_plan.h"
 
 #include "hart_local.h"
+#include "hart_local_check.h"
 
+// A site per entry point of the kernel's library (hart_local_check.h lists
+// them); 64 when the build could not list them.
+#if RUNNER_HART_LOCAL_ENTRY_COUNT
+#define SITE_CAPACITY RUNNER_HART_LOCAL_ENTRY_COUNT
+#else
 #define SITE_CAPACITY 64
+#endif
 #define COPY_IN_CYCLES 26   // per word, copied in turn
 #define WRITE_BACK_CYCLES 24  // per word
 #define OVERHEAD 2000
