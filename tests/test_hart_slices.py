@@ -47,8 +47,9 @@ def test_row_blocks_give_each_workgroup_its_rows() -> None:
     # A: 2 rows of 64 bytes per workgroup; B: all of it; C: 2 rows of 256 bytes.
     assert found == {"m_dispatch_0_matmul": EntrySlices(
         (32, 1, 1), (Slice(0, 0, (128, 0, 0), 128), B_WHOLE, Slice(2, 0, (512, 0, 0), 512)))}
-    text = hart_local.header(None, True, {"m_dispatch_0_matmul": (3, 4)}, found)
-    assert '{"m_dispatch_0_matmul", 0x3u, 0x4u, 1, {32, 1, 1}, 0, 3, 0u}' in text
+    text = hart_local.header(None, True, {"m_dispatch_0_matmul": (3, 4)}, found,
+                             order=["m_dispatch_0_matmul"])
+    assert "{0x3u, 0x4u, 1, {32, 1, 1}, 0, 3, 0u}, /* 0: m_dispatch_0_matmul */" in text
     assert ("  {0, 0, {128, 0, 0}, 128u, -1}, \\\n  {1, 0, {0, 0, 0}, 4096u, -1}, \\\n"
             "  {2, 0, {512, 0, 0}, 512u, -1},") in text
 
