@@ -33,7 +33,6 @@ from ireerv.run import check, memory
 from ireerv.run.runner_output import RunnerOutputError, parse_runner_output
 from ireerv.simulators import traces
 from ireerv.simulators.base import Image, SimulationError
-from ireerv.size.analysis import analyze as analyze_size
 from ireerv.size.components import rules
 from ireerv.targets import Target
 
@@ -88,10 +87,8 @@ def _failure(image, result) -> str:
     except RunnerOutputError:
         return why
     if parsed.memory:
-        regions = analyze_size(Path(image.elf.abspath),
-                               regions=image.board.memory).to_json()["regions"]
-        stack = parsed.stacks[0] if parsed.stacks else 0
-        print("\n".join(memory.report(regions, image.board, parsed.memory, stack)[1]))
+        print("\n".join(memory.report_run(Path(image.elf.abspath), image.board, parsed.memory,
+                                           parsed.stacks)[1]))
     if parsed.status is not None and not parsed.ok:
         why += f"; {check.program_problem(parsed)}"
     return why

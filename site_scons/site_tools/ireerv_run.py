@@ -168,11 +168,8 @@ def _memory(env, image, parsed) -> list[memory.RegionPeak]:
     """The run's peak memory per region, said in one line (and FIT=1: what it needs)."""
     if parsed is None or not parsed.memory:
         return []
-    from ireerv.size.analysis import analyze
-
-    regions = analyze(Path(image.elf.abspath), regions=image.board.memory).to_json()["regions"]
-    peaks, lines = memory.report(regions, image.board, parsed.memory,
-                                 parsed.stacks[0] if parsed.stacks else 0, bool(env.get("FIT")))
+    peaks, lines = memory.report_run(Path(image.elf.abspath), image.board, parsed.memory,
+                                     parsed.stacks, bool(env.get("FIT")))
     print("\n".join(lines))
     return peaks
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from ireerv.size.analysis import analyze
 
 # Sections that reserve memory rather than fill it: their use is what the run measured.
 RESERVED = (".stack", ".heap")
@@ -107,6 +110,14 @@ def report(regions: list[Mapping[str, Any]], board: Any, measured: Mapping[str, 
     if with_fit:
         lines.append(fit(peaks))
     return peaks, lines
+
+
+def report_run(elf: Path, board: Any, measured: Mapping[str, int], stacks: list[int],
+               with_fit: bool = False) -> tuple[list[RegionPeak], list[str]]:
+    """report() for a run of the image `elf`: its regions from the size analysis, hart 0's
+    stack from the runner's stacks."""
+    regions = analyze(elf, regions=board.memory).to_json()["regions"]
+    return report(regions, board, measured, stacks[0] if stacks else 0, with_fit)
 
 
 def fit(peaks: list[RegionPeak]) -> str:
