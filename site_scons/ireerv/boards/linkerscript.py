@@ -172,7 +172,12 @@ def _data(board: Board) -> list[str]:
         "  .data : ALIGN(8) {",
         "    *(.data .data.* .gnu.linkonce.d.*)",
         "    . = ALIGN(8);",
-        "    PROVIDE(__global_pointer$ = . + 0x800);",
+        # gp reaches 2 KiB either way, but ld relaxes an access only with the
+        # largest section alignment to spare.  With gp 2 KiB above the small
+        # data's start, the first .sbss variables fell out of reach as soon as
+        # .data grew (ad with HARTS=auto: the staging state at gp - 1,996 took
+        # a lui each, 120 cycles a call); 1 KiB leaves 3 KiB above.
+        "    PROVIDE(__global_pointer$ = . + 0x400);",
         "    *(.sdata .sdata.* .sdata2 .sdata2.* .gnu.linkonce.s.*)",
         "    . = ALIGN(8);",
         f"  }} > {p.data}{at}",
