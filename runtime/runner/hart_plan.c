@@ -9,15 +9,16 @@
 // figures (docs/harts.md, `scons cap`):
 // - every hart fetches through one port: m busy harts each run at most
 //   cap/m as fast as one alone (cap 1.25 for soft-float, 1.31-1.47 for the
-//   integer loops; CAP16 below takes the lower ends);
+//   integer loops; CAP16 below takes the lower ends); soft-float kernels in
+//   place gain less than that on 2 harts (slow16 below);
 // - harts 1.. copy their inputs in over the shared path, in turn: about 26
 //   cycles a word, so hart h starts computing after h copies; they write
 //   their outputs back at about 24 cycles a word;
 // - harts 1.. are slower per workgroup than hart 0 (their write-backs, and in
 //   place every access crosses the shared path: soft-float kernels, bound by
-//   instruction fetch, lose about 1/4 (f32 matmuls on 2 harts: 1.22-1.27
-//   times hart 0's cycles a workgroup); any other kernel far more, so those
-//   stay on hart 0);
+//   instruction fetch, lose about 1/16 (f32 matmuls: 1.00-1.01 times hart
+//   0's cycles a workgroup on 2 harts, 32x32 and 64x64; 1.11 on 4); any
+//   other kernel far more, so those stay on hart 0);
 // - waking and joining the harts (two barriers, local memory, zeroing the
 //   outputs) costs about OVERHEAD cycles.
 // Before a site's first dispatch the build may know a floor for a0 (its MACs
@@ -32,8 +33,8 @@
 // Harts 1.. get equal shares; of the splits hart 0's share is chosen to give
 // the shortest predicted time, and the dispatch goes to several harts only
 // if that beats hart 0 alone by 1/16 (and each further hart the fewer by
-// 1/64).  parallel.c then checks each
-// parallel run against a0 and keeps a site that did not gain on hart 0.
+// 1/64).  parallel.c then checks each parallel run against a0 and keeps a
+// site that did not gain on hart 0.
 
 #include "hart_plan.h"
 
@@ -50,6 +51,7 @@
 #define COPY_IN_CYCLES 26   // per word, copied in turn
 #define WRITE_BACK_CYCLES 24  // per word
 #define OVERHEAD 2000
+#define FETCH_BOUND_HELPER16 17
 // A further hart must beat the prediction for fewer by 1/64: the rule counts
 // the harts' rates too kindly for three (resnet8's first 3x3 convolution, 31
 // workgroups: 3 harts predicted 0.56 % faster than 2; they ran 2.69 times
@@ -92,7 +94,20 @@ static uint32_t cap16(uint32_t mode) {
                                                  : 0;
 }
 static uint32_t helper16(uint32_t mode) {
-  return mode == RUNNER_LOCAL_MODE_LOCAL ? 17 : 20;
+  return mode == RUNNER_LOCAL_MODE_LOCAL ? 17 : FETCH_BOUND_HELPER16;
+}
+
+// 16ths of a0 a workgroup takes with n harts busy.  In place, bound by
+// instruction fetch, the harts gain more with four than with two (f32 matmul
+// 64x64: 1.18 times one hart's speed on 2, 1.24 on 4; 16x16 1.14 and 1.20):
+// harts 1.. wait on the shared path for their data, and the more harts, the
+// more of those waits another's fetch fills.  Taken from the matmuls: 2 harts
+// 1.69 a0 a workgroup each (64x64, 16 + 16 workgroups), 4 about 3.2.
+static uint32_t slow16(uint32_t mode, uint32_t n) {
+  static const uint8_t fetch_bound[5] = {16, 16, 27, 39, 51};
+  if (mode == RUNNER_LOCAL_MODE_FETCH_BOUND && n < 5) return fetch_bound[n];
+  const uint32_t busy = n * 256 / cap16(mode);
+  return busy > 16 ? busy : 16;
 }
 
 // A quotient in 32 bits where it fits: a 64-bit division is a libgcc call of
@@ -111,9 +126,7 @@ typedef struct plan_t {
 
 static plan_t plan_for(uint32_t rest, uint32_t a0, uint32_t mode,
                        runner_plan_bytes_t bytes, uint32_t n) {
-  const uint32_t busy = n * 256 / cap16(mode);
-  const uint32_t slow = busy > 16 ? busy : 16;
-  return (plan_t){rest, n, mode, (uint64_t)a0 * slow, bytes};
+  return (plan_t){rest, n, mode, (uint64_t)a0 * slow16(mode, n), bytes};
 }
 
 // Predicted cycles of hart 0's k workgroups, and of the others' shares of the
