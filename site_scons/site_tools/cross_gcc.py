@@ -53,7 +53,7 @@ def generate(env) -> None:
     ):
         env[var] = str(toolchain.tool(tool))
     libc = toolchain.libc_flags()
-    common = [f"-march={board.march}", f"-mabi={board.mabi}"]
+    common = board.compile_flags()
     # Path-independent objects: no cache or checkout path in debug info or __FILE__.
     caches = [env["CACHE_DIR"], *([env["SHARED_CACHE"]] if env.get("SHARED_CACHE") else [])]
     prefix_maps = [*(f"-ffile-prefix-map={c}=/cache" for c in caches),

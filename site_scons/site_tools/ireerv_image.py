@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ireerv import formats, targets
 from ireerv.boards import Board
+from ireerv.boards.board import CODE_LAYOUT_FLAGS
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
     hart_local,
@@ -344,7 +345,7 @@ def _lto_link_flags(benv) -> list[str]:
     lto_link = iree_build.lto_flags(benv["PROFILE"])[1]
     if not lto_link:
         return []
-    return [*lto_link, "-ffunction-sections", "-fdata-sections", "-g",
+    return [*lto_link, *CODE_LAYOUT_FLAGS, "-ffunction-sections", "-fdata-sections", "-g",
             "$(", *benv["PREFIX_MAPS"], "$)"]
 
 
