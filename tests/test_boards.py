@@ -31,7 +31,8 @@ def test_cluster4() -> None:
     assert (b.name, b.harts, b.march, b.link_march, b.mabi) == (
         "cluster4", 4, "rv32imc_zicsr_zifencei", "rv32imc", "ilp32")
     assert b.harts_default == "auto"  # HARTS of IREE images when none is given
-    assert b.compile_flags() == ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32"]
+    assert b.compile_flags() == ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32",
+                                 "-falign-functions=4"]
     assert b.link_flags() == ["-march=rv32imc", "-mabi=ilp32", "-nostartfiles",
                               "-Wl,--orphan-handling=error"]
     shared, spm = b.region("shared"), b.region("spm0")
