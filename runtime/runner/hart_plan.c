@@ -55,8 +55,8 @@
 // A further hart must beat the prediction for fewer by 1/64: the rule counts
 // the harts' rates too kindly for three (resnet8's first 3x3 convolution, 31
 // workgroups: 3 harts predicted 0.56 % faster than 2; they ran 2.69 times
-// a0 a workgroup on harts 1.., not 2.43, and its call took 97,000 cycles
-// more than with 2).
+// a0 a workgroup on harts 1.., not 2.43, and it took 78,000 cycles more
+// than on 2).
 #define EXTRA_HART_MARGIN 64
 
 static runner_plan_site_t sites[SITE_CAPACITY];

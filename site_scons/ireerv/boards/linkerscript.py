@@ -176,7 +176,7 @@ def _data(board: Board) -> list[str]:
         # largest section alignment to spare.  With gp 2 KiB above the small
         # data's start, the first .sbss variables fell out of reach as soon as
         # .data grew (ad with HARTS=auto: the staging state at gp - 1,996 took
-        # a lui each, 120 cycles a call); 1 KiB leaves 3 KiB above.
+        # a lui each, 127 cycles a call); 1 KiB leaves 3 KiB above.
         "    PROVIDE(__global_pointer$ = . + 0x400);",
         "    *(.sdata .sdata.* .sdata2 .sdata2.* .gnu.linkonce.s.*)",
         "    . = ALIGN(8);",
