@@ -71,7 +71,8 @@ def test_lean_matmul_image_is_small(tree: Path) -> None:
     report = json.loads((tree / "build/cluster4/matmul-4/size-report.json").read_text())
     assert report["totals"]["code"] < 256 * 1024
     named = sum(c["code"] for c in report["components"])
-    assert named >= 0.99 * report["totals"]["code"]
+    padding = report["remainder"]["fill"]  # between functions aligned to 4 bytes
+    assert named + padding >= 0.99 * report["totals"]["code"]
 
 
 @needs_qemu
