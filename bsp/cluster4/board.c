@@ -32,6 +32,16 @@ void bsp_wake_raise(void) {
 
 void bsp_wake_lower(void) { bsp_io_write32(EU_GPEVT_CLEAR, 0); }
 
+/* Setting a barrier up clears every pending event: raised, then set up, the
+ * wake signal is a pulse of one device write, and each parked hart wakes on
+ * its edge (its sleep ends on the interrupt line; it then reads the mailbox
+ * whatever the line does). */
+int bsp_wake_pulse(unsigned harts) {
+  bsp_wake_raise();
+  bsp_barrier_setup(harts);
+  return 1;
+}
+
 /* The team barrier: barrier 0 with one bit per hart.  A hart notifies it,
  * then sleeps until its own event is pending (the interrupt line is the OR
  * of every hart's event, so a wake-up may be another hart's: check), and

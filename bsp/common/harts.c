@@ -49,25 +49,49 @@ _Noreturn void __bsp_hart_main(unsigned hart) {
   for (;;) __asm__ volatile("wfi");
 }
 
-int bsp_wake_harts(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_size) {
+/* The mailbox filled for bsp_wake_harts(); false on bad arguments. */
+static int fill_mailbox(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_size) {
   if (bsp_hart_id() != 0 || entry == NULL || stacks == NULL || stack_size < 256 ||
       stack_size % 16 != 0 || ((uintptr_t)stacks & 15) != 0 || bsp_io_read32(BOX(entry)) != 0) {
-    return -1;
+    return 0;
   }
   /* Slice h-1 belongs to hart h: its top is stacks + h * stack_size. */
   bsp_io_write32(BOX(arg), (uint32_t)(uintptr_t)arg);
   bsp_io_write32(BOX(stacks), (uint32_t)(uintptr_t)stacks);
   bsp_io_write32(BOX(stack_size), (uint32_t)stack_size);
-  for (unsigned h = 0; h < BSP_HARTS; ++h) bsp_io_write32(BOX(started[h]), 0);
+  /* `started` is still as loaded (zeros): the entry is set once per run. */
   fence();
   bsp_io_write32(BOX(entry), (uint32_t)(uintptr_t)entry);
   fence();
-  bsp_wake_raise();
+  return 1;
+}
+
+static void wait_started(void) {
   for (unsigned h = 1; h < BSP_HARTS; ++h) {
     while (bsp_io_read32(BOX(started[h])) == 0) {
     }
   }
+}
+
+int bsp_wake_harts(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_size) {
+  if (!fill_mailbox(entry, arg, stacks, stack_size)) return -1;
+  bsp_wake_raise();
+  wait_started();
   bsp_wake_lower();
+  return BSP_HARTS - 1;
+}
+
+int bsp_wake_team(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_size,
+                  unsigned harts) {
+  if (harts < 1 || harts > BSP_HARTS || !fill_mailbox(entry, arg, stacks, stack_size)) {
+    return -1;
+  }
+  if (!bsp_wake_pulse(harts)) {
+    bsp_wake_raise();
+    wait_started();
+    bsp_wake_lower();
+    bsp_barrier_setup(harts);
+  }
   return BSP_HARTS - 1;
 }
 

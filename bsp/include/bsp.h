@@ -42,6 +42,10 @@ void bsp_putc(char c);
 _Noreturn void bsp_exit(int code); /* 0 = success */
 void bsp_wake_raise(void);         /* signal every parked hart */
 void bsp_wake_lower(void);         /* withdraw that signal */
+/* Raises the wake signal and sets up the team barrier of `harts`, the second
+ * ending the first: 1 where every parked hart wakes on such a pulse, else 0
+ * (nothing done). */
+int bsp_wake_pulse(unsigned harts);
 
 static inline unsigned bsp_hart_id(void) {
   unsigned id;
@@ -75,6 +79,16 @@ static inline unsigned bsp_hart_id(void) {
  */
 typedef void (*bsp_hart_entry_t)(unsigned hart, void *arg);
 int bsp_wake_harts(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_size);
+
+/*
+ * bsp_wake_harts() and bsp_barrier_setup(harts) in one, returning before the
+ * harts are up where the board's wake signal can be a pulse (the cluster):
+ * hart 0 goes on while they start.  Each started hart of the team must wait
+ * in the barrier; harts from `harts` on should return at once (they park).
+ * Returns as bsp_wake_harts().
+ */
+int bsp_wake_team(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_size,
+                  unsigned harts);
 
 /* bsp_wake_harts() state of hart h: 0 parked, 1 running entry, 2 done. */
 unsigned bsp_hart_state(unsigned hart);

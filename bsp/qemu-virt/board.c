@@ -41,6 +41,12 @@ void bsp_wake_lower(void) {
   for (unsigned h = 1; h < BSP_HARTS; ++h) bsp_io_write32(MSIP(h), 0);
 }
 
+/* A hart's msip cleared before it ran would leave it asleep: no pulse. */
+int bsp_wake_pulse(unsigned harts) {
+  (void)harts;
+  return 0;
+}
+
 /* The team barrier, centralised on hart 0 with one flag word per hart (no
  * atomics): hart h > 0 writes its round number and rings hart 0's msip, then
  * sleeps until hart 0 has published the same round; hart 0 sleeps until
