@@ -64,6 +64,9 @@ def test_the_bisection_chooses_as_the_scan_does(plan: Path) -> None:
         b = (0, 0, 0) if i % 5 == 0 else (rng.randrange(200_000), rng.randrange(300_000),
                                          rng.randrange(100_000))
         cases.append((rest, a0, mode, b))
+    for _ in range(300):  # a split's bytes times its workgroups past 32 bits
+        cases.append((200 + rng.randrange(200), 1_000_000 + rng.randrange(3_000_000), LOCAL,
+                      (0, rng.randrange(10_000_000, 60_000_000), rng.randrange(100_000_000))))
     text = "".join(f"{r} {a} {m} {b[0]} {b[1]} {b[2]}\n" for r, a, m, b in cases)
     out = subprocess.run([str(plan)], input=text, capture_output=True, text=True,
                          check=True).stdout.split("\n")
@@ -71,6 +74,7 @@ def test_the_bisection_chooses_as_the_scan_does(plan: Path) -> None:
     want = [_scan(*case) for case in cases]
     assert got == want
     assert sum(h > 1 for h, _ in want) > 500  # many cases share, with many splits
+    assert sum(h > 1 for h, _ in want[-300:]) > 30
 
 
 def test_a0_from_a_shared_run_inverts_the_cap(plan: Path) -> None:

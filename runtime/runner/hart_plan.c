@@ -120,26 +120,48 @@ static uint64_t quotient(uint64_t value, uint32_t divisor) {
 // What a prediction for n harts needs besides hart 0's share k.
 typedef struct plan_t {
   uint32_t rest, n, mode;
-  uint64_t a0_slow;  // a0 times 16ths of a0 per workgroup with n harts busy
+  uint32_t per_rest;  // (2^32 - 1) / rest, for by_rest()
+  uint64_t a0_slow;   // a0 times 16ths of a0 per workgroup with n harts busy
   runner_plan_bytes_t bytes;
 } plan_t;
 
-static plan_t plan_for(uint32_t rest, uint32_t a0, uint32_t mode,
-                       runner_plan_bytes_t bytes, uint32_t n) {
-  return (plan_t){rest, n, mode, (uint64_t)a0 * slow16(mode, n), bytes};
+static plan_t plan_for(uint32_t rest, uint32_t per_rest, uint32_t a0,
+                       uint32_t mode, runner_plan_bytes_t bytes, uint32_t n) {
+  return (plan_t){rest, n, mode, per_rest, (uint64_t)a0 * slow16(mode, n), bytes};
+}
+
+// value / rest, exactly, with a multiplication: per_rest / 2^32 falls short
+// of 1 / rest by under 2^-31, so for a 32-bit value the product's high word is
+// the quotient or one less (a division costs up to 35 cycles on the cluster's
+// cores, and each prediction took two).
+static uint64_t by_rest(const plan_t* p, uint64_t value) {
+  if (value > UINT32_MAX) return value / p->rest;
+  const uint32_t v = (uint32_t)value;
+  uint32_t q = (uint32_t)(((uint64_t)v * p->per_rest) >> 32);
+  if (v - q * p->rest >= p->rest) ++q;
+  return q;
+}
+
+// The others' workgroups each: harts - 1 a constant (multiplications).
+static uint32_t per_other(uint32_t workgroups, uint32_t others) {
+  switch (others) {
+    case 1: return workgroups;
+    case 2: return workgroups / 2;
+    case 3: return workgroups / 3;
+    default: return workgroups / others;
+  }
 }
 
 // Predicted cycles of hart 0's k workgroups, and of the others' shares of the
 // rest (each with its copies), n harts busy.
 static uint64_t mine(const plan_t* p, uint32_t k) { return p->a0_slow * k / 16; }
 static uint64_t theirs(const plan_t* p, uint32_t k) {
-  const uint32_t per = (p->rest - k + p->n - 2) / (p->n - 1);
+  const uint32_t per = per_other(p->rest - k + p->n - 2, p->n - 1);
   uint64_t t = p->a0_slow * per / 16 * helper16(p->mode) / 16;
   if (p->mode == RUNNER_LOCAL_MODE_LOCAL) {
-    const uint64_t in =
-        p->bytes.in + quotient((uint64_t)p->bytes.in_split * per, p->rest);
+    const uint64_t in = p->bytes.in + by_rest(p, (uint64_t)p->bytes.in_split * per);
     t += (uint64_t)(p->n - 1) * (in / 4) * COPY_IN_CYCLES;
-    t += quotient((uint64_t)(p->bytes.out / 4) * WRITE_BACK_CYCLES * per, p->rest);
+    t += by_rest(p, (uint64_t)(p->bytes.out / 4) * WRITE_BACK_CYCLES * per);
   }
   return t;
 }
@@ -203,8 +225,9 @@ uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
   if (alone <= 4 * OVERHEAD) return 1;
   uint64_t bar = alone - alone / 16;  // what a prediction must beat
   uint32_t harts = 1;
+  const uint32_t per_rest = UINT32_MAX / rest;
   for (uint32_t n = 2; n <= max_harts && n <= rest; ++n) {
-    const plan_t p = plan_for(rest, a0, mode, bytes, n);
+    const plan_t p = plan_for(rest, per_rest, a0, mode, bytes, n);
     uint32_t k;
     const uint64_t t = best_split(&p, &k);
     if (t < bar) bar = t - t / EXTRA_HART_MARGIN, harts = n, *first = k;
