@@ -64,6 +64,10 @@ def test_the_bisection_chooses_as_the_scan_does(plan: Path) -> None:
         b = (0, 0, 0) if i % 5 == 0 else (rng.randrange(200_000), rng.randrange(300_000),
                                          rng.randrange(100_000))
         cases.append((rest, a0, mode, b))
+    for _ in range(300):  # a0 times 16ths of a0 past 32 bits
+        cases.append((2 + rng.randrange(60), rng.randrange(100_000_000, 4_000_000_000),
+                      rng.choice((LOCAL, FETCH_BOUND)),
+                      (rng.randrange(200_000), rng.randrange(300_000), rng.randrange(100_000))))
     for _ in range(300):  # a split's bytes times its workgroups past 32 bits
         cases.append((200 + rng.randrange(200), 1_000_000 + rng.randrange(3_000_000), LOCAL,
                       (0, rng.randrange(10_000_000, 60_000_000), rng.randrange(100_000_000))))

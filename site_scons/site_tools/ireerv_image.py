@@ -25,6 +25,7 @@ from ireerv.image import (
     plain_c,
     rodata,
     runner_data,
+    runner_flags,
 )
 from ireerv.image import tuning as image_tuning
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
@@ -86,23 +87,20 @@ def _runtime_compile_env(benv):
     return renv
 
 
-def _control_program_env(renv, benv):
-    """The control program (vm-c) runs on every call and at start-up: -O2 in release.
-
-    GCC then also folds its many small import shims into their callers, so the
-    object is no larger than at -Os.  With staged constants each constant is a
-    resource of its own, and the initialiser releases every live one on each error
-    path: vww's is 55,913 lines, on which GCC at -O2 or -Os ran for over 20 minutes
-    and at -O1 for 53 s.  Those images take -O1 (a few cycles a call, beside
-    kernels of millions)."""
-    if benv["PROFILE"] != "release":
+def _object_env(renv, benv, source: str, cache: dict):
+    """renv with the runner source's own optimisation flags (runner_flags), one per set."""
+    profile, staged = benv["PROFILE"], bool(benv["BOARD_SPEC"].placement.constants)
+    extra = runner_flags.extra_cflags(source, profile, staged)
+    drop = runner_flags.without_lto(source, profile, staged)
+    if not extra:
         return renv
-    cenv = renv.Clone()
-    if benv["BOARD_SPEC"].placement.constants:  # nor at link time (LTO)
-        lto_cflags = iree_build.lto_flags(benv["PROFILE"])[0]
-        cenv["CCFLAGS"] = [f for f in cenv["CCFLAGS"] if f not in lto_cflags]
-    cenv.Append(CCFLAGS=["-O1" if benv["BOARD_SPEC"].placement.constants else "-O2"])
-    return cenv
+    if (key := (*extra, drop)) not in cache:
+        oenv = cache[key] = renv.Clone()
+        if drop:
+            lto_cflags = iree_build.lto_flags(profile)[0]
+            oenv["CCFLAGS"] = [f for f in oenv["CCFLAGS"] if f not in lto_cflags]
+        oenv.Append(CCFLAGS=extra)
+    return cache[key]
 
 
 # -- Model compilation ---------------------------------------------------------------------
@@ -274,9 +272,9 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     if harts > 1:
         extra = _hart_local_check(renv, idir, mlir, kernel_o)
         sources += [("hart_local", str(HART_LOCAL_SOURCE)), ("hart_plan", str(HART_PLAN_SOURCE))]
-    objects = []
+    objects, envs = [], {}
     for name, src in sources:
-        oenv = _control_program_env(renv, benv) if name == "model_module" else renv
+        oenv = _object_env(renv, benv, name, envs)
         obj = oenv.Object(f"{idir}/{name}.o", src)
         renv.Depends(obj, [runtime_libs, module_h, kernel_h, shares_h, blob, *extra])
         objects += obj
