@@ -66,18 +66,19 @@ static int fill_mailbox(bsp_hart_entry_t entry, void *arg, void *stacks, size_t 
   return 1;
 }
 
-static void wait_started(void) {
+/* Raises the wake signal until every hart has started, then lowers it. */
+static void wake_and_wait(void) {
+  bsp_wake_raise();
   for (unsigned h = 1; h < BSP_HARTS; ++h) {
     while (bsp_io_read32(BOX(started[h])) == 0) {
     }
   }
+  bsp_wake_lower();
 }
 
 int bsp_wake_harts(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_size) {
   if (!fill_mailbox(entry, arg, stacks, stack_size)) return -1;
-  bsp_wake_raise();
-  wait_started();
-  bsp_wake_lower();
+  wake_and_wait();
   return BSP_HARTS - 1;
 }
 
@@ -87,9 +88,7 @@ int bsp_wake_team(bsp_hart_entry_t entry, void *arg, void *stacks, size_t stack_
     return -1;
   }
   if (!bsp_wake_pulse(harts)) {
-    bsp_wake_raise();
-    wait_started();
-    bsp_wake_lower();
+    wake_and_wait();
     bsp_barrier_setup(harts);
   }
   return BSP_HARTS - 1;

@@ -3,9 +3,9 @@
 //
 // The rule uses what is known before the harts start: the entry point's mode
 // (hart_local_check.h), the bytes a hart would copy, the workgroups left, and
-// a0, the cycles one workgroup took on hart 0 alone (parallel.c times the
-// first workgroup of a site's first dispatch on hart 0 before it decides, so
-// deciding costs no more than that workgroup would anyway).  The cluster's
+// a0, the cycles one workgroup takes on hart 0 alone (estimated from the
+// build's floor before a site's first dispatch, below; else parallel.c times
+// that dispatch's first workgroup on hart 0 before it decides).  The cluster's
 // figures (docs/harts.md, `scons cap`):
 // - every hart fetches through one port: m busy harts each run at most
 //   cap/m as fast as one alone (cap 1.25 for soft-float, 1.31-1.47 for the
@@ -25,10 +25,10 @@
 // at the fewest cycles a MAC can take, hart_local_check.h).  If sharing beats
 // hart 0 alone even at that floor, it does at the real a0 too: a prediction
 // is the least over the splits of the longer of two times linear in a0, so
-// its ratio to a0 falls as a0 grows.  Sites whose split the floor's plan
-// gets right (bound by instruction fetch, or of no more workgroups than
-// harts) then share from their first dispatch on (parallel.c), without a
-// workgroup timed alone; their a0 comes from the harts' rates in that run
+// its ratio to a0 falls as a0 grows.  Such a site shares from its first
+// dispatch on, as does one the plan shares at the floor times the least
+// ratio of a0 to it seen so far in the run (parallel.c), without a workgroup
+// timed alone; its a0 comes from the harts' rates in that run
 // (runner_plan_alone).
 // Harts 1.. get equal shares; of the splits hart 0's share is chosen to give
 // the shortest predicted time, and the dispatch goes to several harts only

@@ -258,16 +258,12 @@ static __attribute__((noinline)) iree_status_t run_whole(
 // shares waits for them (waited for, waking cost 5,960 cycles, most of them
 // hart 0 polling the mailbox; the f32 16x16 matmul's first call took 4.0 %
 // longer than later ones).  Elsewhere (QEMU) it waits for them.
-static bool team_woken;
-
 static iree_status_code_t wake_team(void) {
-  if (team_woken) return IREE_STATUS_OK;
   if (bsp_wake_team(worker, NULL, stacks, RUNNER_HART_STACK, RUNNER_HARTS) < 0) {
     return IREE_STATUS_UNAVAILABLE;
   }
   __asm__ volatile("fence rw, rw" ::: "memory");
   team_ready = 1;
-  team_woken = true;
   return IREE_STATUS_OK;
 }
 
@@ -278,7 +274,7 @@ static iree_status_code_t run_team(uint32_t local_length) {
   team_ran = true;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
   // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
-  iree_status_code_t code = wake_team();
+  iree_status_code_t code = IREE_STATUS_OK;
   for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
     job.local_memory[h] = iree_make_byte_span(NULL, local_length);
     if (local_length) {
@@ -323,26 +319,44 @@ static void plan_later(runner_plan_site_t* site) {
   if (harts > 1) site->harts = harts, site->first = first;
 }
 
-// Whether a site shares from its first dispatch: when the plan for the
-// build's floor of a0 already does (hart_plan.c), for sites whose split that
-// plan gets right.  A site bound by instruction fetch copies nothing, so its
-// best split does not depend on a0 (f32 matmul 32x32's first call took 4.2 %
-// longer than later ones, timing a workgroup alone while the other harts
-// waited).  A site of no more workgroups than harts gets one a hart, and
-// timing one alone would leave too few to share (vww's 1x1 convolutions of
-// two workgroups: their first call took 1,300,000 cycles more).
-static bool shares_at_first_sight(runner_plan_site_t* site) {
-  if (job.total > RUNNER_HARTS && site->mode != RUNNER_LOCAL_MODE_FETCH_BOUND) {
-    return false;
-  }
-  const uint32_t floor =
-      runner_local_floor(job.executable, job.ordinal) / job.total;
+// The least ratio of a site's a0 to its floor (its MACs at the fewest cycles
+// a MAC can take, hart_local_check.h) in this run so far, in 16ths (0: none
+// yet); and the current site's floor of a0 (0: unknown).
+static uint32_t floor_ratio16;
+static uint32_t site_floor;
+
+static void learn_floor_ratio(uint32_t a0) {
+  if (!site_floor || a0 > UINT32_MAX / 16) return;
+  const uint32_t ratio16 = a0 * 16 / site_floor;
+  if (!floor_ratio16 || ratio16 < floor_ratio16) floor_ratio16 = ratio16;
+}
+
+// Whether the plan at `a0` shares the site's dispatch; if so, the site takes
+// it.
+static bool shares_at(runner_plan_site_t* site, uint32_t a0) {
   uint32_t first;
-  const uint32_t harts = floor ? plan_whole(site, floor, &first) : 1;
+  const uint32_t harts = a0 ? plan_whole(site, a0, &first) : 1;
   if (harts < 2) return false;
   site->harts = harts;
   site->first = first;
   return true;
+}
+
+// Whether a site shares from its first dispatch: when the plan at the floor
+// of a0 already does (hart_plan.c), or else at the floor times the least
+// ratio of a0 to it seen so far.  The split is then that plan's: exact for a
+// site bound by instruction fetch, which copies nothing, or of no more
+// workgroups than harts, which gets one a hart; near enough for the others,
+// whose harts copy in.  Timing a workgroup alone while the other harts wait
+// costs more (vww's first call took 2.46 % longer than later ones, now
+// 1.9 %; f32 matmul 32x32's 4.2 %; vww's 1x1 convolutions of two workgroups
+// 1,300,000 cycles).  The site's a0 then comes from the harts' rates in that
+// run (replan).
+static bool shares_at_first_sight(runner_plan_site_t* site) {
+  site_floor = runner_local_floor(job.executable, job.ordinal) / job.total;
+  if (shares_at(site, site_floor)) return true;
+  if (!floor_ratio16 || site_floor > UINT32_MAX / floor_ratio16) return false;
+  return shares_at(site, site_floor * floor_ratio16 / 16);
 }
 
 // a0 of a site that shared from its first sight, from each hart's rate in
@@ -363,6 +377,7 @@ static uint32_t a0_from_share(void) {
 // for keeps_sharing()).
 static void replan(runner_plan_site_t* site, uint64_t* predicted) {
   site->a0 = a0_from_share();
+  learn_floor_ratio(site->a0);
   uint32_t first;
   const uint32_t harts = plan_whole(site, site->a0, &first);
   if (harts == job.harts) return;
@@ -387,6 +402,7 @@ static bool first_look(runner_plan_site_t* site, iree_status_t* status) {
   *status = run_alone(0, 1);
   site->a0 = bsp_cycles32() - start;
   if (!iree_status_is_ok(*status)) return false;
+  learn_floor_ratio(site->a0);
   site->harts = runner_plan_choose(job.total - 1, site->a0, site->mode,
                                    binding_bytes(), RUNNER_HARTS, &site->first);
   if (site->harts == 1) {
