@@ -326,7 +326,7 @@ static uint32_t floor_ratio16;
 static uint32_t site_floor;
 
 static void learn_floor_ratio(uint32_t a0) {
-  if (!site_floor || a0 > UINT32_MAX / 16) return;
+  if (!site_floor || !a0 || a0 > UINT32_MAX / 16) return;
   const uint32_t ratio16 = a0 * 16 / site_floor;
   if (!floor_ratio16 || ratio16 < floor_ratio16) floor_ratio16 = ratio16;
 }
@@ -377,7 +377,7 @@ static uint32_t a0_from_share(void) {
 // for keeps_sharing()).
 static void replan(runner_plan_site_t* site, uint64_t* predicted) {
   site->a0 = a0_from_share();
-  learn_floor_ratio(site->a0);
+  if (!site->runs) learn_floor_ratio(site->a0);  // site_floor is this site's
   uint32_t first;
   const uint32_t harts = plan_whole(site, site->a0, &first);
   if (harts == job.harts) return;
