@@ -104,6 +104,7 @@ RUN_OUTPUT = """\
 QEMU banner or BSP lines are ignored
 CYCLES startup 75365
 CYCLES inputs 10375
+CYCLES warmup 6685
 CYCLES call 0 483154
 CYCLES call 1 220359
 OUTPUT 0 f32 2x2: 0x3f800000 0xc0200000 0x7f800000 0x80000000
@@ -119,6 +120,7 @@ def test_runner_output_parses_exactly() -> None:
     result = runner_output.parse_runner_output(RUN_OUTPUT)
     assert result.ok
     assert (result.startup_cycles, result.input_cycles) == (75365, 10375)
+    assert result.warmup_cycles == 6685
     assert result.call_cycles == [483154, 220359]
     f32, i8, u16, b8, bf16 = result.outputs
     np.testing.assert_array_equal(f32, np.array([[1.0, -2.5], [np.inf, -0.0]], np.float32))

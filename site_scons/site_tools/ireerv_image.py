@@ -26,6 +26,7 @@ from ireerv.image import (
     rodata,
     runner_data,
     runner_flags,
+    warm_up,
 )
 from ireerv.image import tuning as image_tuning
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
@@ -268,9 +269,12 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         renv.Append(CPPDEFINES=[("RUNNER_STAGED_CONSTANTS", 1)])
         sources += [("staging", str(STAGING_SOURCE)),
                     ("weight_cache", str(WEIGHT_CACHE_SOURCE))]
-    extra = []
+    extra = renv.Command(f"{idir}/{warm_up.HEADER}", module_h, short_action(
+        lambda target, source, env: warm_up.write_header(Path(str(source[0])),
+                                                         Path(str(target[0])))))
+    renv.Depends(extra, warm_up.__file__)  # the rule itself
     if harts > 1:
-        extra = _hart_local_check(renv, idir, mlir, kernel_o)
+        extra += _hart_local_check(renv, idir, mlir, kernel_o)
         sources += [("hart_local", str(HART_LOCAL_SOURCE)), ("hart_plan", str(HART_PLAN_SOURCE))]
     objects, envs = [], {}
     for name, src in sources:

@@ -190,7 +190,9 @@ def _report(env, image, verdict) -> None:
     parsed = verdict.parsed
     if parsed and parsed.startup_cycles is not None:
         calls = ", ".join(f"{c:,}" for c in parsed.call_cycles) or "none finished"
-        print(f"cycles: start-up {parsed.startup_cycles:,}; calls {calls}")
+        warm = (f"; warm-up {parsed.warmup_cycles:,}" if parsed.warmup_cycles is not None
+                else "")
+        print(f"cycles: start-up {parsed.startup_cycles:,}{warm}; calls {calls}")
     if parsed and parsed.workgroups:
         print(f"harts: {image.harts}; workgroups per dispatch: {' '.join(parsed.workgroups)}; "
               f"cycles per hart on its shares: {', '.join(f'{c:,}' for c in parsed.hart_cycles)}")

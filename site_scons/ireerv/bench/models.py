@@ -6,7 +6,8 @@ Plan: bench/models.toml.  Table: JSON schema "ireerv-models-bench/3":
 
     {"schema": "ireerv-models-bench/3",
      "rows": [{"model": str, "task": str | null, "board": str, "placement": str,
-               "unit": "cycles" | "instructions", "startup": int | null,
+               "unit": "cycles" | "instructions",
+               "startup": int | null,            # start-up and the warm-up call
                "inference": int | null,          # the later call
                "macs": int | null, "per_mac": float | null,  # the model's MACs
                "code_and_data": int | null, "ram": int | null,  # ram: data + bss, no heap
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ireerv.bench.table import startup_cycles
 from ireerv.profile.layers import first_part, lead
 from ireerv.tune import space
 
@@ -137,7 +139,7 @@ def row(m: Measured, references: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     inference = calls[-1] if calls else None
     return {
         "model": m.model, "task": m.task, "board": m.board, "placement": m.placement,
-        "unit": m.unit, "startup": m.run.get("startup_cycles"), "inference": inference,
+        "unit": m.unit, "startup": startup_cycles(m.run), "inference": inference,
         "macs": m.macs,
         "per_mac": round(inference / m.macs, 2) if inference and m.macs else None,
         "code_and_data": m.size_report["totals"]["code"], "ram": _ram(m.size_report),

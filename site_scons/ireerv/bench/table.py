@@ -17,7 +17,8 @@ JSON schema "ireerv-bench/1" (cycles and bytes as integers, ratios as ours / ref
       "rows": [                                   # one per size, smallest first
         {"size": 4,
          "runs": {"iree": Run, "none": Run},     # the two images of this size
-         "cells": {"startup" | "first_call" | "later_call" | "plain_c":
+         "cells": {"startup" | "first_call" | "later_call" | "plain_c":  # startup: with
+                                                    # the warm-up call, if any
                      {"ours": int | null, "reference": int | null,
                       "ratio": float | null, "note": str | null}},
          "notes": [str]}],                        # why a value is missing
@@ -133,6 +134,15 @@ def _cycles(value: Any) -> int | None:
     return value
 
 
+def startup_cycles(record: Mapping[str, Any]) -> int | None:
+    """The cycles before the first call may start: start-up, and the warm-up call where
+    the image makes one (runtime/runner/runner.c)."""
+    startup, warm_up = _cycles(record.get("startup_cycles")), record.get("warmup_cycles")
+    if startup is None or warm_up is None:
+        return startup
+    return None if _cycles(warm_up) is None else startup + warm_up
+
+
 def _run(record: Mapping[str, Any] | None) -> dict[str, Any]:
     if record is None:
         return {"status": "missing", "reason": MISSING_RUN, "seconds": None,
@@ -151,7 +161,7 @@ def _run(record: Mapping[str, Any] | None) -> dict[str, Any]:
         "status": "passed" if passed else "failed",
         "reason": reason,
         "seconds": float(seconds) if isinstance(seconds, int | float) else None,
-        "startup_cycles": _cycles(record.get("startup_cycles")),
+        "startup_cycles": startup_cycles(record),
         "input_cycles": _cycles(record.get("input_cycles")),
         "call_cycles": [c for c in map(_cycles, calls if isinstance(calls, list) else [])
                         if c is not None],

@@ -13,6 +13,8 @@ failed run (it then says what failed); read by the bench.
      "reason": "passed" | "failed" | "timeout" | "cycle-limit" | "crash", "detail": str,
      "seconds": float,
      "startup_cycles": int | null, "input_cycles": int | null, "call_cycles": [int],
+     "warmup_cycles": int | null (the warm-up call before the first measured one, which
+                      fills the weight cache; null when the image has none),
      "worst": str,
      "memory": {"heap_peak": int, "largest_allocation": int,
                 "refused_allocation": int (only when one was refused), "stacks": [int] (per hart),
@@ -53,6 +55,7 @@ class RunRecord:
     startup_cycles: int | None = None
     input_cycles: int | None = None
     call_cycles: list[int] = field(default_factory=list)
+    warmup_cycles: int | None = None
     worst: str = ""  # each output's element farthest from the reference
     harts: int = 1  # harts sharing each dispatch (HARTS)
     harts_auto: bool = False  # HARTS=auto: each dispatch chose how many of them
@@ -70,6 +73,7 @@ class RunRecord:
                    detail=result.detail, seconds=round(result.seconds, 3),
                    problems=list(verdict.problems), startup_cycles=parsed.startup_cycles,
                    input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles),
+                   warmup_cycles=parsed.warmup_cycles,
                    worst=verdict.worst, harts=getattr(image, "harts", 1),
                    harts_auto=_auto(image),
                    workgroups=list(parsed.workgroups), hart_cycles=list(parsed.hart_cycles),

@@ -20,6 +20,7 @@ class RunnerOutput:
     outputs: list[np.ndarray] = field(default_factory=list)
     startup_cycles: int | None = None
     input_cycles: int | None = None
+    warmup_cycles: int | None = None  # the warm-up call, where the image has one
     call_cycles: list[int] = field(default_factory=list)
     status: str | None = None
     workgroups: list[str] = field(default_factory=list)  # per dispatch of the last call: "8x1x1"
@@ -35,7 +36,7 @@ class RunnerOutput:
 
 
 _OUTPUT_LINE = re.compile(r"OUTPUT (\d+) ([a-z]+)(\d+) (scalar|\d+(?:x\d+)*):(.*)\Z")
-_CYCLES_LINE = re.compile(r"CYCLES (startup|inputs|call \d+) (\d+)\Z")
+_CYCLES_LINE = re.compile(r"CYCLES (startup|inputs|warmup|call \d+) (\d+)\Z")
 _WORKGROUPS_LINE = re.compile(r"WORKGROUPS((?: \d+x\d+x\d+)*)\Z")
 _HART_CYCLES_LINE = re.compile(r"HART_CYCLES((?: \d+)+)\Z")
 _MEMORY_LINE = re.compile(r"MEMORY (\w+)(?: (\d+))? (\d+)\Z")
@@ -83,6 +84,8 @@ def parse_runner_output(text: str) -> RunnerOutput:
                 result.startup_cycles = count
             elif what == "inputs":
                 result.input_cycles = count
+            elif what == "warmup":
+                result.warmup_cycles = count
             else:
                 result.call_cycles.append(count)
         elif match := _WORKGROUPS_LINE.match(line):
