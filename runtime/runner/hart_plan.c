@@ -257,6 +257,8 @@ uint32_t runner_plan_alone(const uint32_t* workgroups, const uint32_t* cycles,
   return (cap16(mode) << 24) / (uint32_t)rate;
 }
 
+bool runner_plan_too_small(uint64_t alone) { return alone <= 4 * OVERHEAD; }
+
 uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
                             runner_plan_bytes_t bytes, uint32_t max_harts,
                             uint32_t* first) {
@@ -267,7 +269,7 @@ uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
   // under 11/16 of `alone` plus OVERHEAD (caps below 1.4): a dispatch of at
   // most 4 OVERHEADs cannot beat its 15/16 (the 4x4 int8 matmul's first
   // call: 1,300 cycles of predictions saved).
-  if (alone <= 4 * OVERHEAD) return 1;
+  if (runner_plan_too_small(alone)) return 1;
   uint64_t bar = alone - alone / 16;  // what a prediction must beat
   uint32_t harts = 1;
   const uint32_t per_rest = UINT32_MAX / rest;

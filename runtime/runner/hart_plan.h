@@ -44,6 +44,10 @@ uint32_t runner_plan_alone(const uint32_t* workgroups, const uint32_t* cycles,
 // The harts (1 .. max_harts) that give the shortest predicted time for
 // `rest` workgroups of a0 cycles each on hart 0 alone, and hart 0's share
 // (*first); 1 unless the prediction beats hart 0 alone by a margin.
+// Whether a dispatch that takes hart 0 `alone` cycles is too small for any
+// plan to share.
+bool runner_plan_too_small(uint64_t alone);
+
 uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
                             runner_plan_bytes_t bytes, uint32_t max_harts,
                             uint32_t* first);

@@ -477,6 +477,35 @@ static __attribute__((noinline)) iree_status_t share(
              : iree_make_status(code, "workgroup failed on a hart");
 }
 
+#if RUNNER_HARTS_AUTO
+// Whether a site's whole dispatch at its floor (hart_local_check.h) is too
+// small for any plan to share (hart_plan.c), so that one run of it on hart 0
+// alone, timed as a whole, costs less than finding a0 and planning (the 4x4
+// int8 matmul's first call: 1,900 cycles more than later ones that way).
+static bool too_small_at_floor(iree_hal_local_executable_t* executable,
+                               iree_host_size_t ordinal) {
+  const uint32_t floor = runner_local_floor(executable, ordinal);
+  return floor && runner_plan_too_small(floor);
+}
+
+// Such a site's first dispatch, on hart 0 alone: if it was as small as its
+// floor said, the site stays there; if not, its next dispatch decides as any
+// site's first does (first_look).
+static iree_status_t run_small(
+    runner_plan_site_t* site, iree_hal_local_executable_t* executable,
+    iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    iree_byte_span_t local_memory, uint32_t total) {
+  const uint32_t start = bsp_cycles32();
+  const iree_status_t status =
+      run_whole(executable, ordinal, dispatch_state, local_memory);
+  const uint32_t took = bsp_cycles32() - start;
+  site->a0 = took / total ? took / total : 1;
+  if (runner_plan_too_small(took)) site->harts = 1;
+  return status;
+}
+#endif
+
 // A dispatch of several workgroups: on hart 0 alone where its site chose so
 // (HARTS=auto), else shared.
 static __attribute__((noinline)) iree_status_t run_many(
@@ -487,6 +516,10 @@ static __attribute__((noinline)) iree_status_t run_many(
 #if RUNNER_HARTS_AUTO
   if (site && site->harts == 1) {
     return run_whole(executable, ordinal, dispatch_state, local_memory);
+  }
+  if (site && !site->harts && !site->a0 && too_small_at_floor(executable, ordinal)) {
+    return run_small(site, executable, ordinal, dispatch_state, local_memory,
+                     total);
   }
 #endif
   return share(executable, ordinal, dispatch_state, local_memory, total, site);
