@@ -183,6 +183,30 @@ void runner_staging_start(void) {
   iree_hal_local_executable_dispatch_hook = dispatch;
 }
 
+// The runner's warm-up (runner.c): the cache and the staging area end as
+// runner_stage() would leave them, but nothing is staged, for nothing reads
+// it (vww's warm-up: 726,853 cycles with HARTS=auto, 1,802,919 staging as
+// well).  Apart from runner_stage(), whose code every dispatch runs.
+iree_status_t runner_stage_warm_up(
+    const iree_hal_executable_dispatch_state_v0_t* d) {
+  uint32_t mask, kept_mask, count;
+  iree_status_t status = iree_ok_status();
+  runner_cache_pin(true);
+  for (bool keep = true; iree_status_is_ok(status); keep = false) {
+    status = sort_bindings(d, keep, &kept_mask, &mask);
+    count = runner_cache_count();
+    if (!iree_status_is_ok(status) || !(mask | kept_mask)) break;
+    if (!runner_cache_area(staged_bytes(mask, d) + 63)) {
+      status = iree_make_status(IREE_STATUS_RESOURCE_EXHAUSTED,
+                                "a dispatch's constants do not fit the heap");
+    } else if (runner_cache_count() == count) {
+      break;
+    }
+  }
+  runner_unstage();
+  return status;
+}
+
 #else  // constants lie with the data: nothing to stage
 
 iree_status_t runner_stage(
@@ -193,5 +217,11 @@ iree_status_t runner_stage(
 
 void runner_staging_start(void) {}
 void runner_unstage(void) {}
+
+iree_status_t runner_stage_warm_up(
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state) {
+  (void)dispatch_state;
+  return iree_ok_status();
+}
 
 #endif

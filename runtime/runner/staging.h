@@ -20,6 +20,11 @@ iree_status_t runner_stage(
 // After the dispatch runner_stage() staged has run: its copies may move again.
 void runner_unstage(void);
 
+// For the runner's warm-up: what runner_stage() keeps and the room it makes,
+// without staging anything.
+iree_status_t runner_stage_warm_up(
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state);
+
 // Copies `bytes` from shared RAM at `from` (word-aligned) into the scratchpad at
 // `to` (word-aligned) under the scratchpad rule.  Staged-constants images only.
 void runner_copy_from_shared(void* to, const void* from, size_t bytes);
