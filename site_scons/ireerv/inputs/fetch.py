@@ -15,12 +15,12 @@ from __future__ import annotations
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ireerv.inputs import archive, cache, fetch_git, fetch_http, fetch_packages, pin_checks
 from ireerv.inputs.envvars import OFFLINE as OFFLINE_ENV
-from ireerv.inputs.fetch_common import (  # FetchError: part of this API
+from ireerv.inputs.fetch_common import (  # FetchConfig, FetchError: part of this API
+    FetchConfig,
     FetchError,
     describe,
     git_env,
@@ -36,33 +36,6 @@ DOWNLOADERS = {
     "deb": fetch_packages.fetch_deb,
     "wheel": fetch_packages.fetch_wheel,
 }
-
-@dataclass
-class FetchConfig:
-    cache_root: Path
-    offline: bool = False
-    # Base URLs tried in order before an archive's upstream URL.
-    mirrors: list[str] = field(default_factory=list)
-    log: Callable[[str], None] = print
-    verbose: bool = False
-    # A read-only cache (another machine's, shared): entries found there are used
-    # in place; missing ones are made in cache_root.
-    shared_root: Path | None = None
-
-    @classmethod
-    def from_env(
-        cls, cache_root: Path | None = None, environ: dict[str, str] | None = None, **kw: object
-    ) -> FetchConfig:
-        """Config from IREERV_CACHE, IREERV_OFFLINE and IREERV_MIRRORS; keyword arguments win."""
-        from ireerv.inputs import envvars
-
-        try:
-            offline, mirrors = envvars.offline(environ), envvars.mirrors(environ)
-            root = Path(cache_root) if cache_root else envvars.cache_dir(environ)
-        except envvars.EnvVarError as err:
-            raise FetchError(str(err)) from None
-        values: dict[str, object] = {"offline": offline, "mirrors": mirrors, **kw}
-        return cls(cache_root=root, **values)  # type: ignore[arg-type]
 
 
 class Fetcher:

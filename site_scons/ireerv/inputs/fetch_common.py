@@ -1,4 +1,5 @@
-"""What every fetcher of an input kind shares: errors, describing an input, git's environment."""
+"""What every fetcher of an input kind shares: the configuration, what they use of the
+Fetcher (FetchContext), errors, describing an input, git's environment."""
 
 from __future__ import annotations
 
@@ -7,9 +8,14 @@ import posixpath
 import re
 import sys
 import sysconfig
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from ireerv.inputs.lock import Input
+from ireerv.inputs import envvars
+from ireerv.inputs.lock import Input, Lock
 
 _TIMEOUT = (15, 60)  # seconds: connect, between bytes
 _CHUNK = 1 << 20
@@ -22,6 +28,46 @@ GIT_ENV_DROP = (
 
 class FetchError(Exception):
     """An input could not be fetched or did not match its pin."""
+
+
+@dataclass
+class FetchConfig:
+    cache_root: Path
+    offline: bool = False
+    # Base URLs tried in order before an archive's upstream URL.
+    mirrors: list[str] = field(default_factory=list)
+    log: Callable[[str], None] = print
+    verbose: bool = False
+    # A read-only cache (another machine's, shared): entries found there are used
+    # in place; missing ones are made in cache_root.
+    shared_root: Path | None = None
+
+    @classmethod
+    def from_env(
+        cls, cache_root: Path | None = None, environ: dict[str, str] | None = None, **kw: object
+    ) -> FetchConfig:
+        """Config from IREERV_CACHE, IREERV_OFFLINE and IREERV_MIRRORS; keyword arguments win."""
+        try:
+            offline, mirrors = envvars.offline(environ), envvars.mirrors(environ)
+            root = Path(cache_root) if cache_root else envvars.cache_dir(environ)
+        except envvars.EnvVarError as err:
+            raise FetchError(str(err)) from None
+        values: dict[str, object] = {"offline": offline, "mirrors": mirrors, **kw}
+        return cls(cache_root=root, **values)  # type: ignore[arg-type]
+
+
+class FetchContext(Protocol):
+    """What the fetchers of one input kind use of the Fetcher (fetch.py): its
+    configuration and lock, other inputs' trees, its offline error and its HTTP
+    session.  Named here, so that they need not import fetch.py."""
+
+    config: FetchConfig
+    lock: Lock
+    _session: Any
+
+    def path(self, name: str) -> Path: ...
+
+    def _offline_error(self, inp: Input, mirror_hint: str) -> FetchError: ...
 
 
 def mirror_url(base: str, url: str) -> str:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ireerv.inputs import cache, pin_checks
 from ireerv.inputs.fetch_common import (
+    FetchContext,
     FetchError,
     SourceError,
     git_env,
@@ -17,11 +17,8 @@ from ireerv.inputs.fetch_common import (
 )
 from ireerv.inputs.lock import Input
 
-if TYPE_CHECKING:
-    from ireerv.inputs.fetch import Fetcher
 
-
-def _git(fetcher: Fetcher, inp: Input, cwd: Path, *args: str, stream: bool = False) -> str:
+def _git(fetcher: FetchContext, inp: Input, cwd: Path, *args: str, stream: bool = False) -> str:
     cmd = [
         "git", "-c", "advice.detachedHead=false", "-c", "init.defaultBranch=main",
         "-c", "core.autocrlf=false", "-c", "core.symlinks=true", "-c", "gc.auto=0", *args,
@@ -37,7 +34,7 @@ def _git(fetcher: Fetcher, inp: Input, cwd: Path, *args: str, stream: bool = Fal
     return proc.stdout.strip()
 
 
-def git_tree(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
+def git_tree(fetcher: FetchContext, inp: Input, tmp: Path) -> None:
     assert inp.url and inp.commit
     if fetcher.config.offline:
         # A URL the user maps onto a local mirror (url.<base>.insteadOf) needs no network.
@@ -95,7 +92,7 @@ def git_tree(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
     cache.remove_tree(tmp / ".git")
 
 
-def _check_excluded(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
+def _check_excluded(fetcher: FetchContext, inp: Input, tmp: Path) -> None:
     # A name the commit lacks is most likely a typo in the lock.
     for path in inp.exclude:
         try:
@@ -112,7 +109,7 @@ def _check_excluded(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
             raise FetchError(f"input '{inp.name}': the excluded '{path}' was checked out")
 
 
-def _check_included(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
+def _check_included(fetcher: FetchContext, inp: Input, tmp: Path) -> None:
     for path in inp.include:
         if not (tmp / path.strip("/")).exists():
             raise FetchError(
@@ -121,7 +118,7 @@ def _check_included(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
             )
 
 
-def _fill_submodules(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
+def _fill_submodules(fetcher: FetchContext, inp: Input, tmp: Path) -> None:
     # Check every gitlink first, so a mismatch fails before anything is fetched.
     for sub_path, sub_name in sorted(inp.submodules.items()):
         sub = fetcher.lock.input(sub_name)

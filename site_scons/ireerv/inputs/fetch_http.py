@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 import posixpath
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from ireerv.inputs.envvars import MIRRORS as MIRRORS_ENV
 from ireerv.inputs.fetch_common import (
     _CHUNK,
     _TIMEOUT,
+    FetchContext,
     FetchError,
     SourceError,
     is_local,
@@ -19,11 +19,8 @@ from ireerv.inputs.fetch_common import (
 )
 from ireerv.inputs.lock import Input
 
-if TYPE_CHECKING:
-    from ireerv.inputs.fetch import Fetcher
 
-
-def fetch_archive(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
+def fetch_archive(fetcher: FetchContext, inp: Input, tmp: Path) -> None:
     assert inp.url and inp.sha256
     dest = tmp / unquote(posixpath.basename(urlsplit(inp.url).path))
     sources = [mirror_url(base, inp.url) for base in fetcher.config.mirrors] + [inp.url]
@@ -64,7 +61,7 @@ def fetch_archive(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
     )
 
 
-def _get(fetcher: Fetcher, url: str, dest: Path) -> tuple[str, int]:
+def _get(fetcher: FetchContext, url: str, dest: Path) -> tuple[str, int]:
     """Copy `url` to `dest`, returning its sha256 and size."""
     h, size = hashlib.sha256(), 0
     if is_local(url):

@@ -6,20 +6,17 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ireerv.inputs.fetch_common import (
+    FetchContext,
     FetchError,
 )
 from ireerv.inputs.lock import Input
 from ireerv.util.files import sha256_file
 
-if TYPE_CHECKING:
-    from ireerv.inputs.fetch import Fetcher
-
 
 def _run_tool(
-    fetcher: Fetcher, inp: Input, cmd: list[str], cwd: Path, env: dict[str, str], hint: str
+    fetcher: FetchContext, inp: Input, cmd: list[str], cwd: Path, env: dict[str, str], hint: str
 ) -> None:
     # Verbose: the tool talks to the terminal; else its output is kept for the error.
     out = None if fetcher.config.verbose else subprocess.PIPE
@@ -34,7 +31,7 @@ def _run_tool(
         raise FetchError(f"input '{inp.name}': `{' '.join(cmd)}` failed{detail}\n{hint}")
 
 
-def _single(fetcher: Fetcher, inp: Input, tmp: Path, pattern: str, tool: str) -> Path:
+def _single(fetcher: FetchContext, inp: Input, tmp: Path, pattern: str, tool: str) -> Path:
     found = sorted(tmp.glob(pattern))
     if len(found) != 1:
         names = ", ".join(f.name for f in found) or "nothing"
@@ -42,7 +39,7 @@ def _single(fetcher: Fetcher, inp: Input, tmp: Path, pattern: str, tool: str) ->
     return found[0]
 
 
-def fetch_deb(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
+def fetch_deb(fetcher: FetchContext, inp: Input, tmp: Path) -> None:
     if fetcher.config.offline:
         raise fetcher._offline_error(inp, "a machine whose apt sources carry the package")
     spec = f"{inp.package}={inp.version}"
@@ -65,7 +62,7 @@ def fetch_deb(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
         )
 
 
-def fetch_wheel(fetcher: Fetcher, inp: Input, tmp: Path) -> None:
+def fetch_wheel(fetcher: FetchContext, inp: Input, tmp: Path) -> None:
     if fetcher.config.offline:
         hint = "pip's own configuration for a local index (PIP_FIND_LINKS)"
         raise fetcher._offline_error(inp, hint)
