@@ -148,6 +148,15 @@ def test_trace_readers(tmp_path: Path) -> None:
         list(trace.cluster_instructions(pcs))
 
 
+def test_the_analysis_reports_the_cost_read_so_far(monkeypatch) -> None:
+    monkeypatch.setattr(capture, "PROGRESS_STEP", 2)
+    stream = [(0x80, 3), (0x84, 1), (0x86, 5), (0x88, 2), (0x8a, 1)]
+    seen: list[int] = []
+    assert list(capture.counted(iter(stream), seen.append)) == stream
+    assert seen == [4, 11]
+    assert list(capture.counted(iter(stream), None)) == stream
+
+
 # --------------------------------------------------------------------------- QEMU
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import SCons.Action
 import SCons.Errors
 
-from ireerv import targets
+from ireerv import simulators, targets
 from ireerv.formats import model_format
 from ireerv.formats.base import ModelError
 from ireerv.image import iree_compile
@@ -30,6 +30,7 @@ from ireerv.profile import (
     report,
 )
 from ireerv.run import check, memory
+from ireerv.run.echo import Echo
 from ireerv.run.runner_output import RunnerOutputError, parse_runner_output
 from ireerv.simulators import traces
 from ireerv.simulators.base import Image, SimulationError
@@ -54,14 +55,15 @@ def _profile(target, source, env):
         prog = program.load_program(Path(str(image.dis)), Path(str(image.map)), rules())
         with tempfile.TemporaryDirectory(prefix="profile-", dir=json_path.parent) as tmp:
             trace_file = Path(tmp) / "trace.log"
-            result = capture.traced_run(
-                board.simulator, sim, Image(Path(image.elf.abspath), Path(image.hex.abspath)),
-                trace_file, timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
-                maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None)
+            result = _traced_run(env, image, sim, trace_file)
             if not result.passed:
                 raise analyze.ProfileError(_failure(image, result))
-            doc = capture.profile_from_trace(board.simulator, prog, trace_file,
-                                             result.program_output, meta)
+            echo = Echo("analysing the trace ", simulators.progress_unit(board.simulator))
+            try:
+                doc = capture.profile_from_trace(board.simulator, prog, trace_file,
+                                                 result.program_output, meta, echo.progress)
+            finally:
+                echo.close()
     except (SimulationError, program.ProgramError, traces.TraceError,
             analyze.ProfileError) as err:
         raise SCons.Errors.BuildError(errstr=f"profile of {image.elf}: {err}") from None
@@ -76,6 +78,19 @@ def _profile(target, source, env):
     if not env["_QUIET"]:
         print(text)
     print(f"profile: {json_path}, {text_path}, {svg_path}")
+
+
+def _traced_run(env, image, sim: Path, trace_file: Path):
+    """The run with tracing on; while it is quiet, how far it is (as `scons run` says)."""
+    echo = Echo("", simulators.progress_unit(image.board.simulator))
+    try:
+        return capture.traced_run(
+            image.board.simulator, sim, Image(Path(image.elf.abspath), Path(image.hex.abspath)),
+            trace_file, timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
+            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None,
+            on_progress=echo.progress)
+    finally:
+        echo.close()
 
 
 def _failure(image, result) -> str:
