@@ -61,7 +61,8 @@ def test_runs_that_never_count_as_passed() -> None:
     assert failed.problems == ["the program reported RESOURCE_EXHAUSTED"]
     limit = check.judge(RunResult(CYCLE_LIMIT, None, 1, OUTPUT, OUTPUT, 9.0,
                                   "cycle limit 100 reached"), EXPECTED)
-    assert limit.problems == ["run cycle-limit: cycle limit 100 reached"]
+    assert limit.problems == [
+        "run cycle-limit: cycle limit 100 reached (MAXCYCLES=<cycles> raises it)"]
     cut = OUTPUT.replace("STATUS OK", "").rstrip() + "[90000050]\n"  # the limit mid-line
     cut_short = check.judge(RunResult(CYCLE_LIMIT, None, 1, cut, cut, 9.0,
                                       "cycle limit 100 reached"), EXPECTED)

@@ -96,7 +96,7 @@ def _traced_run(env, image, sim: Path, trace_file: Path):
 def _failure(image, result) -> str:
     """Why the traced run failed: the simulator's word, what the program reported and,
     printed first, where its memory went (as `scons run` says it)."""
-    why = f"the traced run failed: {result.detail}"
+    why = f"the traced run failed: {check.ended(result)}"
     try:
         parsed = parse_runner_output(result.program_output)
     except RunnerOutputError:

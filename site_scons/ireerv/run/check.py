@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ireerv.run.runner_output import RunnerOutput, RunnerOutputError, parse_runner_output
-from ireerv.simulators.base import RunResult
+from ireerv.simulators.base import CYCLE_LIMIT, TIMEOUT, RunResult
 
 # How many mismatching elements a report shows.
 SHOWN_MISMATCHES = 5
@@ -120,6 +120,18 @@ def program_problem(parsed: RunnerOutput) -> str:
             + (f" (refused an allocation of {refused:,} bytes)" if refused else ""))
 
 
+# The build variable that raises each limit a run can reach.
+LIMIT_VARIABLES = {CYCLE_LIMIT: "MAXCYCLES=<cycles>", TIMEOUT: "TIMEOUT=<seconds>"}
+
+
+def ended(result: RunResult) -> str:
+    """How a run that did not pass ended and, when it reached a limit, what raises it
+    (float networks on the cycle-accurate model run for hundreds of millions of cycles)."""
+    raise_it = LIMIT_VARIABLES.get(result.reason)
+    return (f"run {result.reason.lower()}: {result.detail}"
+            + (f" ({raise_it} raises it)" if raise_it else ""))
+
+
 def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: float | Rule = 0.0,
           reference_problem: str = "") -> Verdict:
     """The verdict on one run: how it ended, what it printed, and the comparison.
@@ -128,7 +140,7 @@ def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: floa
     the run is judged on how it ended alone, and fails."""
     problems = []
     if not result.passed:
-        problems.append(f"run {result.reason.lower()}: {result.detail}")
+        problems.append(ended(result))
     if reference is None:
         problems.append(reference_problem or "no host reference")
     try:
