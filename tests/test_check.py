@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ireerv import simulators
 from ireerv.run import check
 from ireerv.simulators.base import CYCLE_LIMIT, PASSED, RunResult
 
@@ -67,6 +68,14 @@ def test_runs_that_never_count_as_passed() -> None:
     cut_short = check.judge(RunResult(CYCLE_LIMIT, None, 1, cut, cut, 9.0,
                                       "cycle limit 100 reached"), EXPECTED)
     assert not cut_short.passed and any("cut short" in p for p in cut_short.problems)
+
+
+def test_limits_from_the_command_line() -> None:
+    """Unset, the board's limits hold; set, they are numbers for the run."""
+    assert simulators.limits({"TIMEOUT": "", "MAXCYCLES": ""}) == {
+        "timeout": None, "maxcycles": None}
+    assert simulators.limits({"TIMEOUT": "30000", "MAXCYCLES": "6000000000"}) == {
+        "timeout": 30000.0, "maxcycles": 6_000_000_000}
 
 
 def test_run_record_round_trip(tmp_path) -> None:

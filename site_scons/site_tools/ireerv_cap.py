@@ -16,6 +16,7 @@ from ireerv import simulators, targets
 from ireerv.bench import cap
 from ireerv.boards import Board, load_board
 from ireerv.paths import BUILD, PROJECT_ROOT
+from ireerv.run import check
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.targets import Target
 from ireerv.util.files import atomic_write
@@ -45,13 +46,13 @@ def _run(target, source, env):
         result = simulators.run(
             board.simulator, env.SimulatorPath(board),
             Image(Path(str(source[0])), Path(str(source[1]))),
-            timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
-            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None)
+            **simulators.limits(env))
     except SimulationError as err:
         build_error(err)
     if not result.passed or "STATUS OK" not in result.program_output:
         raise SCons.Errors.BuildError(
-            errstr=f"cap ({env['_CHOICE']}) on {board.name} failed: {result.detail}\n"
+            errstr=f"cap ({env['_CHOICE']}) on {board.name} failed: "
+                   f"{check.ended(result) if not result.passed else result.detail}\n"
                    + result.program_output[-1500:])
     atomic_write(Path(str(target[0])), result.program_output)
 

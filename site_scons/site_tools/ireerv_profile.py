@@ -86,8 +86,7 @@ def _traced_run(env, image, sim: Path, trace_file: Path):
     try:
         return capture.traced_run(
             image.board.simulator, sim, Image(Path(image.elf.abspath), Path(image.hex.abspath)),
-            trace_file, timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
-            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None,
+            trace_file, **simulators.limits(env),
             on_progress=echo.progress)
     finally:
         echo.close()

@@ -86,8 +86,7 @@ def _run_and_check(target, source, env):
     try:
         result = simulators.run(
             board.simulator, sim, Image(Path(image.elf.abspath), Path(image.hex.abspath)),
-            timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
-            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None, on_output=echo,
+            **simulators.limits(env), on_output=echo,
             on_progress=echo.progress)
     except SimulationError as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None

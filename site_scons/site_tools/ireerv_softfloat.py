@@ -18,6 +18,7 @@ from ireerv import services, simulators, targets
 from ireerv.boards import Board, board_with_role, list_boards, load_board
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD, PROJECT_ROOT
+from ireerv.run import check
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.softfloat import bench as softfloat_bench
 from ireerv.softfloat import choices as softfloat
@@ -90,13 +91,13 @@ def _run(target, source, env):
     try:
         result = simulators.run(
             board.simulator, sim, Image(Path(str(source[0])), Path(str(source[1]))),
-            timeout=float(env["TIMEOUT"]) if env["TIMEOUT"] else None,
-            maxcycles=int(env["MAXCYCLES"]) if env["MAXCYCLES"] else None)
+            **simulators.limits(env))
     except SimulationError as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None
     if not result.passed or "STATUS OK" not in result.program_output:
         raise SCons.Errors.BuildError(
-            errstr=f"softfloat {env['_PROGRAM']} on {board.name} failed: {result.detail}\n"
+            errstr=f"softfloat {env['_PROGRAM']} on {board.name} failed: "
+                   f"{check.ended(result) if not result.passed else result.detail}\n"
                    + result.program_output[-1500:])
     Path(str(target[0])).write_text(result.program_output)
 

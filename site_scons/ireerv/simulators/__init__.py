@@ -78,6 +78,14 @@ def run(settings: Settings, simulator: Path, image: Image, *, timeout: float | N
                                    on_progress=on_progress)
 
 
+def limits(variables: Any) -> dict[str, Any]:
+    """The limits a run was given on the command line (`TIMEOUT` in seconds, `MAXCYCLES`),
+    as keywords for `run`; None where not given, so the board's own hold."""
+    timeout, maxcycles = variables["TIMEOUT"], variables["MAXCYCLES"]
+    return {"timeout": float(timeout) if timeout else None,
+            "maxcycles": int(maxcycles) if maxcycles else None}
+
+
 def progress_unit(settings: Settings) -> str:
     """What a run's progress counts: "cycles" or "instructions"."""
     return kind(settings.kind).PROGRESS_UNIT
