@@ -13,6 +13,7 @@ from scons_helpers import scons
 from tflite_builder import Graph, save
 
 from ireerv.formats.base import LayerInfo
+from ireerv.image import dispatch_names
 from ireerv.profile import dispatch_map, layers, layers_plot
 
 onnx = need_module("onnx")
@@ -117,6 +118,17 @@ def test_a_layer_split_into_channel_groups_shares_its_macs() -> None:
     assert macs == [(["wide"], 6144, 4.0), (["wide"], 2048, 4.0), (["next"], 65536, 4.0)]
     text = layers.format_text(doc)
     assert "  next +1 " in text and "1x4x4x64 -> 1x4x4x64" in text
+
+
+def test_a_dispatch_name_gives_its_contraction_macs() -> None:
+    """The loop bounds IREE writes into a contraction's name are its MACs; other
+    dispatches (an elementwise add, a name without bounds) have none."""
+    assert dispatch_names.dispatch_macs("main_dispatch_3_conv_2d_nhwc_hwcf_1x4x4x16x1x1x8_i8") \
+        == 4 * 4 * 16 * 8
+    assert dispatch_names.dispatch_macs("m_dispatch_0_matmul_like_125x64x64_i8xi8xi32") \
+        == 125 * 64 * 64
+    assert dispatch_names.dispatch_macs("m_dispatch_1_elementwise_25x5x64_i8") == 0
+    assert dispatch_names.dispatch_macs("m_dispatch_2_matmul") == 0
 
 
 def onnx_net(folder: Path) -> Path:

@@ -28,39 +28,18 @@ the others), or, in profiles without it, the kernel's inclusive cost.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from ireerv.formats.base import LayerInfo
+from ireerv.image.dispatch_names import is_contraction, shape_product
 
 SCHEMA = "ireerv-layer-profile/2"
 OUTSIDE = "(outside dispatches)"
-_CONTRACTIONS = ("conv", "matmul", "matvec", "mmt4d", "contract")
-_SHAPE = re.compile(r"_(\d+(?:x\d+)+)(?:_|$)")
-
-
-def _is_contraction(symbol: str) -> bool:
-    return any(word in symbol for word in _CONTRACTIONS)
-
-
-def dispatch_macs(symbol: str) -> int:
-    """A dispatch's MACs from its name (a contraction's loop bounds); 0 when it names none."""
-    return _shape_product(symbol) if _is_contraction(symbol) else 0
-
-
-def _shape_product(symbol: str) -> int:
-    """The product of the first AxBx... shape in a dispatch's name: its MACs, for the
-    contractions IREE names by their loop bounds; 0 when it names none."""
-    found = _SHAPE.search(symbol)
-    return math.prod(int(d) for d in found.group(1).split("x")) if found else 0
-
-
 def _shares(macs: int, symbols: list[str]) -> dict[str, int]:
     """A layer's MACs over the dispatches computing it, by the shapes in their names
     (equal parts when a name gives none), adding up exactly."""
-    weights = [_shape_product(s) for s in symbols]
+    weights = [shape_product(s) for s in symbols]
     if not all(weights):
         weights = [1] * len(symbols)
     parts = [macs * w // sum(weights) for w in weights]
@@ -77,7 +56,7 @@ def _homes(dispatches: dict[str, list[str]], layers: Sequence[LayerInfo]
         holders = [d for d, names in dispatches.items() if layer.name in names]
         if not (layer.macs and holders):
             continue
-        contractions = [d for d in holders if _is_contraction(d)]
+        contractions = [d for d in holders if is_contraction(d)]
         sole = [d for d in contractions if with_macs.intersection(dispatches[d]) == {layer.name}]
         homes[layer.name] = _shares(layer.macs, sole or [(contractions or holders)[0]])
     return homes
