@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ireerv.formats import onnx_diagnose, onnx_legacy
 from ireerv.formats.base import ModelError
-from ireerv.image.iree_compile import SINGLE_THREADED, CompileError, run_tool
+from ireerv.util.mlir_tools import SINGLE_THREADED, CompileError, run_tool
 
 TARGET_OPSET = 17
 # torch-mlir's pipelines, run with the compiler's iree-opt: the importer's ONNX ops to

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ireerv.image.iree_compile import SINGLE_THREADED, CompileError, run_tool
+from ireerv.util.mlir_tools import SINGLE_THREADED, CompileError, run_tool
 
 # The reference must compute what the device computes, on every host: the device
 # (no FPU, soft float) rounds every multiply and add on its own.  `host` would let
