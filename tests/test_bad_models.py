@@ -17,7 +17,7 @@ from conftest import needs_qemu
 from scons_helpers import scons
 
 from ireerv.inputs.fetch import Fetcher, FetchError
-from ireerv.run import reference
+from ireerv.reference import host
 
 QEMU = "BOARD=qemu-virt"
 
@@ -133,12 +133,12 @@ def test_reference_error_is_one_message(compiler: Path, tmp_path: Path) -> None:
     mlir = tmp_path / "div.mlir"
     mlir.write_text(DIV)
     vmfb = tmp_path / "div.vmfb"
-    reference.compile_for_host(compiler, mlir, vmfb)
+    host.compile_for_host(compiler, mlir, vmfb)
     four = np.arange(1, 5, dtype=np.int32)
-    assert reference.compute(vmfb, "div", [four, four])[0].tolist() == [1, 1, 1, 1]
-    with pytest.raises(reference.ReferenceError,
+    assert host.compute(vmfb, "div", [four, four])[0].tolist() == [1, 1, 1, 1]
+    with pytest.raises(host.ReferenceError,
                        match=r"the host reference \(@div of div.vmfb\) failed: .*shape"):
-        reference.compute(vmfb, "div", [four, np.arange(3, dtype=np.int32)])
+        host.compute(vmfb, "div", [four, np.arange(3, dtype=np.int32)])
 
 
 # -- tool identity -------------------------------------------------------------------------
@@ -221,14 +221,14 @@ FMA_INPUTS = ([1.000244140625, 1.000244140625, 3.0, 0.1],
 
 
 def test_float_reference_rounds_like_the_device(wheel: Path, tmp_path: Path) -> None:
-    assert not [f for f in reference.HOST_FLAGS if f.endswith("=host")]
+    assert not [f for f in host.HOST_FLAGS if f.endswith("=host")]
     mlir = tmp_path / "fma.mlir"
     mlir.write_text(FMA)
     vmfb = tmp_path / "fma.vmfb"
-    reference.compile_for_host(wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile",
+    host.compile_for_host(wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile",
                                mlir, vmfb)
     a, b, c = (np.array(v, dtype=np.float32) for v in FMA_INPUTS)
-    (got,) = reference.compute(vmfb, "fma", [a, b, c])
+    (got,) = host.compute(vmfb, "fma", [a, b, c])
     # NumPy rounds the product and the sum separately, as the soft-float device does;
     # a host FMA would give 2**-24 for the first element instead of 0.
     assert got.tobytes() == (a * b + c).tobytes()

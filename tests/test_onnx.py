@@ -18,7 +18,8 @@ from scons_helpers import scons
 
 from ireerv.formats import ModelError, load_model, onnx_import
 from ireerv.formats.imported import DEFAULT_ATOL, DEFAULT_RTOL
-from ireerv.run import check, onnx_reference
+from ireerv.reference import onnx_runtime
+from ireerv.run import check
 
 onnx = need_module("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
@@ -169,7 +170,7 @@ def test_comparison_rule_and_worst_element() -> None:
 def test_onnx_runtime_reference(tmp_path: Path) -> None:
     model = load_model(str(seq_folder(tmp_path / "seq")))
     x, = model.generate_inputs(None)
-    out, = onnx_reference.compute(model.source, ["x"], [x])
+    out, = onnx_runtime.compute(model.source, ["x"], [x])
     assert np.array_equal(out, np.maximum(x, 0) + x)
 
 

@@ -21,7 +21,8 @@ from ireerv import formats as models
 from ireerv.formats import ModelError, load_model, tflite_reader, tflite_tosa
 from ireerv.formats.tflite_format import has_tflite, import_model
 from ireerv.inputs.fetch import Fetcher
-from ireerv.run import check, reference, tflite_reference
+from ireerv.reference import host, litert
+from ireerv.run import check
 
 need_module("ai_edge_litert")
 
@@ -279,7 +280,7 @@ def test_bounded_requantisation_is_tflites() -> None:
 def test_litert_reference(tmp_path: Path) -> None:
     path = quantize_net(tmp_path / "q.tflite")
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(2, 6)
-    q, *_ = tflite_reference.compute(path, [x])
+    q, *_ = litert.compute(path, [x])
     assert q.dtype == np.int8
     assert np.array_equal(q, np.clip(np.round(x / 0.05) - 3, -128, 127).astype(np.int8))
 
@@ -298,10 +299,10 @@ def test_every_operator_matches_litert_on_the_host(host_compiler: Path, tmp_path
     model = load_model(str(make(tmp_path / f"{make.__name__}.tflite")))
     mlir, vmfb = tmp_path / "model.mlir", tmp_path / "model.vmfb"
     import_model(model.source, mlir)
-    reference.compile_for_host(host_compiler, mlir, vmfb)
+    host.compile_for_host(host_compiler, mlir, vmfb)
     inputs = model.generate_inputs(None)
-    got = reference.compute(vmfb, "main", inputs)
-    want = tflite_reference.compute(model.source, inputs)
+    got = host.compute(vmfb, "main", inputs)
+    want = litert.compute(model.source, inputs)
     # int8 bit for bit but the softmax (f32 inside, as LiteRT's table): one step.
     for tensor, g, w in zip(model.origin.outputs, got, want, strict=True):
         step = 1 if tensor.name == "probs" else 0

@@ -16,6 +16,7 @@ from ireerv.boards import Board
 from ireerv.boards.board import CODE_LAYOUT_FLAGS
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
+    dispatch_names,
     hart_local,
     hart_slices,
     inline_hal,
@@ -297,7 +298,8 @@ def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
     header = renv.Command(target, [mlir, kernel_o, *softfloat, *renv["BSP_OBJECTS"]],
                           short_action(_write_hart_local_check),
                           SOFTFLOAT_COUNT=len(softfloat))
-    renv.Depends(header, [hart_local.__file__, hart_slices.__file__])  # the rules themselves
+    renv.Depends(header, [hart_local.__file__, hart_slices.__file__,  # the rules themselves
+                         dispatch_names.__file__])
     # The flags the check compiles with: the kernel object alone may not change with them.
     renv.Depends(header, renv.Value(" ".join(renv["IREE_FLAGS"])))
     return header

@@ -18,7 +18,7 @@ import SCons.Errors
 from ireerv import simulators, targets
 from ireerv.formats import model_format
 from ireerv.formats.base import ModelError
-from ireerv.image import iree_compile
+from ireerv.image import dispatch_names, iree_compile
 from ireerv.profile import (
     analyze,
     capture,
@@ -149,7 +149,7 @@ def _per_layer(env, image, profile_json, quiet: bool) -> list:
     table = env.Command([f"{image.dir}/layers.{ext}" for ext in ("json", "txt", "svg")],
                         [profile_json, mapping, str(image.model.given)],
                         SCons.Action.Action(_layer_profile, None), _IMAGE=image, _QUIET=quiet)
-    env.Depends(table, [layers.__file__, layers_plot.__file__])
+    env.Depends(table, [layers.__file__, layers_plot.__file__, dispatch_names.__file__])
     return table
 
 

@@ -18,7 +18,8 @@ from ireerv.formats.base import FrameworkReference
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD
-from ireerv.run import check, memory, reference
+from ireerv.reference import host
+from ireerv.run import check, memory
 from ireerv.run.echo import Echo
 from ireerv.run.record import RunRecord
 from ireerv.simulators.base import INTERRUPTED, Image, SimulationError
@@ -62,14 +63,14 @@ def _reference(env, image) -> tuple[list | None, str]:
     if framework:  # imported: the framework's runtime on the original file
         try:
             return framework.compute(model, model.generate_inputs(image.size), timeout), ""
-        except (reference.ReferenceError, OSError) as err:
+        except (host.ReferenceError, OSError) as err:
             return None, str(err)
     try:
         module = iree_compile.module_name(model.mlir.read_text())
-        return reference.compute(Path(str(env["_VMFB"])), model.function,
-                                 model.generate_inputs(image.size), module=module,
-                                 timeout=timeout), ""
-    except (reference.ReferenceError, OSError) as err:
+        return host.compute(Path(str(env["_VMFB"])), model.function,
+                            model.generate_inputs(image.size), module=module,
+                            timeout=timeout), ""
+    except (host.ReferenceError, OSError) as err:
         return None, str(err)
 
 
@@ -161,9 +162,9 @@ def _report(env, image, verdict) -> None:
 
 def _compile_host(target, source, env):
     try:
-        reference.compile_for_host(env["_IREE_COMPILE"](), Path(str(source[0])),
-                                   Path(str(target[0])))
-    except (reference.ReferenceError, FetchError) as err:
+        host.compile_for_host(env["_IREE_COMPILE"](), Path(str(source[0])),
+                              Path(str(target[0])))
+    except (host.ReferenceError, FetchError) as err:
         raise SCons.Errors.BuildError(errstr=str(err)) from None
 
 
@@ -183,7 +184,7 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
     # runs it, and the simulator that runs the image.
     vmfb = env.Command(f"{BUILD}/host/{model.name}.vmfb",
                        [str(model.mlir), env.Value(" ".join([identity.compiler(env["LOCK"]),
-                                                             *reference.HOST_FLAGS]))],
+                                                             *host.HOST_FLAGS]))],
                        _action(_compile_host, "HOST"),
                        _IREE_COMPILE=env.IreeCompilePath)
     tools = env.Value(f"{identity.host_runtime()}\n{_simulator_identity(env, image.board)}")

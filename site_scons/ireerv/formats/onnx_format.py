@@ -26,7 +26,7 @@ from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import onnx_layers
 from ireerv.formats.onnx_import import OnnxError, function_name, read_source
 from ireerv.formats.schema import MODEL_TYPES, SchemaError, _generator, _Place, _whole
-from ireerv.run import onnx_reference
+from ireerv.reference import onnx_runtime
 
 TOP_KEYS = ("description", "tolerance", "rtol", "dims", "placement", "inputs")
 
@@ -93,7 +93,7 @@ def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[n
     if model.origin.test_data:  # the outputs recorded with the inputs
         return onnx_test_data.read(model.origin.test_data, "output")
     names = [i.name for i in model.origin.inputs]
-    return onnx_reference.compute(model.given, names, inputs, timeout=timeout)
+    return onnx_runtime.compute(model.given, names, inputs, timeout=timeout)
 
 
 def _describe(model: Model) -> str:
@@ -117,6 +117,6 @@ def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
 
 FORMAT = ModelFormat(
     "onnx", claims, load_onnx, import_step="OnnxImport",
-    reference=FrameworkReference("ONNX Runtime", onnx_reference.runtime_identity, _reference,
+    reference=FrameworkReference("ONNX Runtime", onnx_runtime.runtime_identity, _reference,
                                  _describe, _files, _one_node), explain=_explain,
     layers=lambda model: onnx_layers(model.given))

@@ -39,7 +39,7 @@ from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import tflite_layers
 from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place
 from ireerv.formats.tflite_reader import Tensor, TfliteError, read
-from ireerv.run import tflite_reference
+from ireerv.reference import litert
 
 TOP_KEYS = ("description", "tolerance", "rtol", "tflite", "placement", "inputs")
 SOURCE_KEYS = ("input", "path")
@@ -153,12 +153,12 @@ def claims(path: Path) -> bool:
 
 
 def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:
-    return tflite_reference.compute(model.given, inputs, timeout=timeout)
+    return litert.compute(model.given, inputs, timeout=timeout)
 
 
 FORMAT = ModelFormat(
     "tflite", claims, load_tflite, import_step="TfliteImport",
-    reference=FrameworkReference("LiteRT", tflite_reference.runtime_identity, _reference),
+    reference=FrameworkReference("LiteRT", litert.runtime_identity, _reference),
     layers=lambda model: tflite_layers(model.given))
 
 

@@ -1,1 +1,1 @@
-"""Runs: the run record, the verdict and the host reference."""
+"""Runs: the run record and the verdict against the reference (ireerv.reference)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ireerv.run.reference import ReferenceError, framework_child, package_identity, run_child
+from ireerv.reference.host import ReferenceError, framework_child, package_identity, run_child
 
 # One thread, the CPU provider: the same answer on every run of one host.
 _CHILD = framework_child("""

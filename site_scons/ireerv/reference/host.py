@@ -67,7 +67,7 @@ import sys
 from pathlib import Path
 import numpy as np
 sys.path.insert(0, sys.argv[1])
-from ireerv.run.reference import run_on_host
+from ireerv.reference.host import run_on_host
 folder, function, module = Path(sys.argv[2]), sys.argv[3], sys.argv[4]
 with np.load(folder / "inputs.npz") as data:
     inputs = [data[f"a{i}"] for i in range(len(data.files))]

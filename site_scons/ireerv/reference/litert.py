@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ireerv.run.reference import framework_child, package_identity, run_child
+from ireerv.reference.host import framework_child, package_identity, run_child
 
 _CHILD = framework_child("""
     from ai_edge_litert import interpreter as litert
