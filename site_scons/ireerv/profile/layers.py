@@ -36,6 +36,8 @@ from ireerv.image.dispatch_names import is_contraction, shape_product
 
 SCHEMA = "ireerv-layer-profile/2"
 OUTSIDE = "(outside dispatches)"
+
+
 def _shares(macs: int, symbols: list[str]) -> dict[str, int]:
     """A layer's MACs over the dispatches computing it, by the shapes in their names
     (equal parts when a name gives none), adding up exactly."""
