@@ -58,7 +58,7 @@ def _reference(env, image) -> tuple[list | None, str]:
     from ireerv.image import iree_compile
 
     model = image.model
-    timeout = float(env["TIMEOUT"] or image.board.simulator.timeout)
+    timeout = simulators.limits(env)["timeout"] or image.board.simulator.timeout
     framework = _framework(model)
     if framework:  # imported: the framework's runtime on the original file
         try:
