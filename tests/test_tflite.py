@@ -277,6 +277,29 @@ def test_bounded_requantisation_is_tflites() -> None:
                 assert max(clamped, 0) == max(want, 0), (real, x)
 
 
+def test_tables_and_folded_zero_point_are_tflites() -> None:
+    """The ADD's input tables (tflite_multiply) and a requantisation with the output zero
+    point in its nudge give TFLite's bits."""
+    from ireerv.formats.tosa_text import quantize_multiplier, tflite_multiply
+
+    rng = np.random.default_rng(11)
+    for real in [0.5, 0.75, 2.0, 3.5e-3, *rng.uniform(1e-6, 0.99, 40)]:
+        multiplier, exponent = quantize_multiplier(float(real))
+        right = max(-exponent, 0)
+        limit = (1 << 29) >> max(exponent, 0)
+        for x in [*range(-300, 300), *rng.integers(1 - limit, limit, 300)]:
+            want = _tflite_requantise(int(x), multiplier, exponent)
+            assert tflite_multiply(int(x), multiplier, exponent) == want, (real, x)
+            if not 0 < right <= 22:
+                continue
+            for zp in (-128, -5, 0, 38, 127):
+                doubled = int(x) * (2 << max(exponent, 0))
+                high = (doubled * multiplier + (1 << 31)) >> 32
+                nudge = (doubled >> 31) + (1 << (right - 1)) + (zp << right)
+                assert -(1 << 31) <= high + nudge < 1 << 31
+                assert (high + nudge) >> right == want + zp, (real, x, zp)
+
+
 def test_litert_reference(tmp_path: Path) -> None:
     path = quantize_net(tmp_path / "q.tflite")
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(2, 6)

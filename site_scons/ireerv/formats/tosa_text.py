@@ -42,6 +42,19 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     return fixed, exponent
 
 
+def tflite_multiply(x: int, multiplier: int, exponent: int) -> int:
+    """TFLite's MultiplyByQuantizedMultiplier on one int32 (its double rounding), in Python:
+    what Writer.multiply computes, for tables of it (Writer.multiply_int8)."""
+    x *= 1 << max(exponent, 0)
+    product = x * multiplier
+    nudged = product + ((1 << 30) if product >= 0 else 1 - (1 << 30))
+    high = nudged // (1 << 31) if nudged >= 0 else -(-nudged // (1 << 31))
+    right = max(-exponent, 0)
+    mask = (1 << right) - 1
+    threshold = (mask >> 1) + (1 if high < 0 else 0)
+    return (high >> right) + (1 if (high & mask) > threshold else 0)
+
+
 def round_half_away(value: float) -> int:
     """TfLiteRound: halves away from zero."""
     return int(math.copysign(math.floor(abs(value) + 0.5), value))
@@ -149,21 +162,29 @@ class Writer:
         """Constants broadcast along the last axis (one per channel, or one for all)."""
         return self.const(np.array(values, dtype=dtype).reshape((1,) * (rank - 1) + (-1,)))
 
+    def to_int8(self, value: str, shape: tuple[int, ...], reals: list[float], zero_point: int,
+                limits: tuple[int, int], **multiply: int | bool | None) -> str:
+        """int32 requantised (multiply) to int8 with its zero point, clamped to `limits`."""
+        value = self.multiply(value, shape, reals, offset=zero_point, **multiply)
+        return self.saturate(value, shape, 0, *limits)
+
     def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
-                 pre_shift: int = 0, bound: int | None = None, clamped: bool = False) -> str:
+                 pre_shift: int = 0, bound: int | None = None, clamped: bool = False,
+                 offset: int = 0) -> str:
         """TFLite's MultiplyByQuantizedMultiplier on int32 (its double rounding), per channel
         of the last axis when several: x * 2^left, then the doubling high multiply rounded
         half up (a 32-bit tosa.rescale by 2^-31, integer code), then a right shift rounded
         half away from zero.  TOSA's DOUBLE_ROUND would say this in one op, but IREE
         refuses it.  `bound`, when known, is the largest |x|: see _multiply_bounded;
         `clamped`: every negative result ends at the same bound (a ReLU's clamp at the
-        output zero point), so how negatives round does not matter."""
+        output zero point), so how negatives round does not matter.  `offset` (an output
+        zero point) is added to the result."""
         pairs = [quantize_multiplier(r) for r in reals]
         rank, typ = len(shape), ttype(shape, "i32")
         left = [max(e, 0) + pre_shift for _, e in pairs]
         right = [max(-e, 0) for _, e in pairs]
         if bound is not None and max(bound << n for n in left) < 1 << 29:
-            return self._multiply_bounded(value, shape, pairs, (left, right), clamped)
+            return self._multiply_bounded(value, shape, pairs, (left, right), clamped, offset)
         one = self._per_channel([0], rank, np.int32)
         if any(left):
             factor = self._per_channel([1 << n for n in left], rank, np.int32)
@@ -171,24 +192,59 @@ class Writer:
                             [typ, self._type_of(factor), ttype((1,), "i8")], typ)
         value = self._rescale(value, typ, [m for m, _ in pairs], 31)
         if not any(right):
-            return value
+            return self._add_scalar(value, shape, offset)
         amount = self._per_channel(right, rank, np.int32)
         magnitude = self.op("abs", [value], [typ], typ)
         rounded = self.op("arithmetic_right_shift", [magnitude, amount],
                           [typ, self._type_of(amount)], typ, "round = true")
         negated = self.op("sub", [one, rounded], [self._type_of(one), typ], typ)
         below = self.op("greater", [one, value], [self._type_of(one), typ], ttype(shape, "i1"))
-        return self.op("select", [below, negated, rounded], [ttype(shape, "i1"), typ, typ], typ)
+        value = self.op("select", [below, negated, rounded], [ttype(shape, "i1"), typ, typ],
+                        typ)
+        return self._add_scalar(value, shape, offset)
+
+    def _add_scalar(self, value: str, shape: tuple[int, ...], addend: int) -> str:
+        if not addend:
+            return value
+        typ = ttype(shape, "i32")
+        const = self._per_channel([addend], len(shape), np.int32)
+        return self.op("add", [value, const], [typ, self._type_of(const)], typ)
+
+    def multiply_int8(self, value: str, shape: tuple[int, ...], zero_point: int, real: float,
+                      pre_shift: int) -> str:
+        """widen, then multiply by `real`, of an int8 tensor: read from a table of its 256
+        results (tflite_multiply, the same bits), a load an element instead of a multiply
+        and its roundings."""
+        multiplier, exponent = quantize_multiplier(real)
+        table = [tflite_multiply((q - zero_point) << pre_shift, multiplier, exponent)
+                 for q in range(-128, 128)]
+        return self.lookup(value, shape, np.array(table, dtype=np.int32))
+
+    def lookup(self, value: str, shape: tuple[int, ...], table: np.ndarray) -> str:
+        """table[x + 128] for each element x of an int8 tensor, as int32 (a tosa.gather
+        from a 256-entry constant)."""
+        n, typ = math.prod(shape), ttype(shape, "i32")
+        wide = self.op("cast", [value], [ttype(shape, "i8")], typ)
+        offset = self._per_channel([128], len(shape), np.int32)
+        index = self.op("add", [wide, offset], [typ, self._type_of(offset)], typ)
+        flat = self.reshape(index, typ, (1, n), "i32")
+        values = self.const(np.asarray(table, dtype=np.int32).reshape(1, 256, 1))
+        found = self.op("gather", [values, flat], [ttype((1, 256, 1), "i32"),
+                                                   ttype((1, n), "i32")], ttype((1, n, 1), "i32"))
+        return self.reshape(found, ttype((1, n, 1), "i32"), shape, "i32")
 
     def _multiply_bounded(self, value: str, shape: tuple[int, ...], pairs: list[tuple[int, int]],
-                          shifts: tuple[list[int], list[int]], clamped: bool) -> str:
+                          shifts: tuple[list[int], list[int]], clamped: bool,
+                          offset: int) -> str:
         """The same bits in fewer rv32 instructions, for |x * 2^left| < 2^29: the high
         multiply as (2x * m + 2^31) >> 32 (only the high word of the product and its carry),
         and the rounding shift as (h + (x < 0 ? -1 : 0) + 2^(e-1)) >> e, which rounds half
         away from zero without the absolute value and the select.  The bound keeps every
         sum inside int32 (|h| <= 2^29).  Channels that shift by 0 (per-channel scales may
         mix both) keep h: their sign is masked off and their nudge is 0.  `clamped`: no
-        sign term (a negative h still ends at or below 0, as with it)."""
+        sign term (a negative h still ends at or below 0, as with it).  `offset` joins the
+        nudge as offset * 2^e (the shift floors, so it comes out whole): one add an element
+        fewer.  With e <= 22 and |offset| <= 128 the sum stays inside int32."""
         left, right = shifts
         rank, typ = len(shape), ttype(shape, "i32")
         factor = self._per_channel([2 << n for n in left], rank, np.int32)
@@ -196,9 +252,10 @@ class Writer:
                           [typ, self._type_of(factor), ttype((1,), "i8")], typ)
         high = self._rescale(doubled, typ, [m for m, _ in pairs], 32)
         if not any(right):
-            return high
-        consts = [self._per_channel(v, rank, np.int32)
-                  for v in ([31], [(1 << e) >> 1 for e in right], right)]
+            return self._add_scalar(high, shape, offset)
+        folded = offset if max(right) <= 22 and abs(offset) <= 128 else 0
+        nudges = [((1 << e) >> 1) + (folded << e) for e in right]
+        consts = [self._per_channel(v, rank, np.int32) for v in ([31], nudges, right)]
         if clamped:
             value = self.op("add", [high, consts[1]], [typ, self._type_of(consts[1])], typ)
         else:
@@ -209,8 +266,9 @@ class Writer:
                 sign = self.op("bitwise_and", [sign, mask], [typ, self._type_of(mask)], typ)
             nudge = self.op("add", [sign, consts[1]], [typ, self._type_of(consts[1])], typ)
             value = self.op("add", [high, nudge], [typ, typ], typ)
-        return self.op("arithmetic_right_shift", [value, consts[2]],
-                       [typ, self._type_of(consts[2])], typ, "round = false")
+        value = self.op("arithmetic_right_shift", [value, consts[2]],
+                        [typ, self._type_of(consts[2])], typ, "round = false")
+        return self._add_scalar(value, shape, offset - folded)
 
     def _rescale(self, value: str, typ: str, multipliers: list[int], shift: int) -> str:
         """(value * multiplier + 2^(shift-1)) >> shift in 64 bits, per channel when several."""
@@ -232,8 +290,7 @@ class Writer:
                  high: int) -> str:
         """int32 + the output zero point, clamped to [low, high], as int8."""
         typ = ttype(shape, "i32")
-        zp = self._per_channel([zero_point], len(shape), np.int32)
-        value = self.op("add", [value, zp], [typ, self._type_of(zp)], typ)
+        value = self._add_scalar(value, shape, zero_point)
         value = self.clamp(value, typ, low, high, "i32")
         return self.op("cast", [value], [typ], ttype(shape, "i8"))
 
