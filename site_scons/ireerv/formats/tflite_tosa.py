@@ -195,10 +195,8 @@ def _requantise(ctx: _Ctx, op: Operator, sums: str, shape: tuple, channels: rang
     scales = [tw.scale[c] for c in channels] if len(tw.scale) > 1 else tw.scale[:1]
     reals = [tx.scale[0] * s / to.scale[0] for s in scales]
     low, high = _int_range(ctx, op, op.outputs[0])
-    if _pooled(ctx, op.outputs[0]):  # the zero point apart, as IREE fuses it best
-        result = ctx.w.multiply(sums, shape, reals, bound=bound, clamped=low >= to.zero_point[0])
-        return ctx.w.saturate(result, shape, to.zero_point[0], low, high)
-    return ctx.w.to_int8(sums, shape, reals, to.zero_point[0], (low, high), bound=bound,
+    return ctx.w.to_int8(sums, shape, reals, to.zero_point[0], (low, high),
+                         fold=not _pooled(ctx, op.outputs[0]), bound=bound,
                          clamped=low >= to.zero_point[0])
 
 

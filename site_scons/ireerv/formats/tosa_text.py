@@ -163,10 +163,13 @@ class Writer:
         return self.const(np.array(values, dtype=dtype).reshape((1,) * (rank - 1) + (-1,)))
 
     def to_int8(self, value: str, shape: tuple[int, ...], reals: list[float], zero_point: int,
-                limits: tuple[int, int], **multiply: int | bool | None) -> str:
-        """int32 requantised (multiply) to int8 with its zero point, clamped to `limits`."""
-        value = self.multiply(value, shape, reals, offset=zero_point, **multiply)
-        return self.saturate(value, shape, 0, *limits)
+                limits: tuple[int, int], fold: bool = True,
+                **multiply: int | bool | None) -> str:
+        """int32 requantised (multiply) to int8 with its zero point, clamped to `limits`;
+        `fold`: the zero point rides in the requantisation's rounding, not an add of its own."""
+        offset = zero_point if fold else 0
+        value = self.multiply(value, shape, reals, offset=offset, **multiply)
+        return self.saturate(value, shape, zero_point - offset, *limits)
 
     def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
                  pre_shift: int = 0, bound: int | None = None, clamped: bool = False,
