@@ -206,9 +206,8 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
 
 
 def _merged_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
-    """The board's library with what several harts change merged in ahead of it (its harts
-    library), then the model's tuned configurations (`scons tune`); None: the library as
-    it is."""
+    """The board's library with its harts library (several harts) and the model's tuning
+    (`scons tune`) merged in ahead of it; None: the library as it is."""
     board = benv["BOARD_SPEC"]
     tuning = image_tuning.used_by(key.model, board.name, key.value("TUNING"))
     overlays = [(PROJECT_ROOT / board.iree.harts_library, spec.HARTS)] \
@@ -218,7 +217,8 @@ def _merged_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
         return None
     merged = benv.Command(f"{idir}/{image_tuning.MERGED}",
                           [str(PROJECT_ROOT / board.iree.library), *(str(f) for f, _ in overlays)],
-                          short_action(_merge_tiles), OVERLAY_PREFIXES=[p for _, p in overlays])[0]
+                          short_action(_merge_tiles, varlist=["OVERLAY_PREFIXES", "SEVERAL_HARTS"]),
+                          OVERLAY_PREFIXES=[p for _, p in overlays], SEVERAL_HARTS=harts > 1)[0]
     return Path(merged.abspath).relative_to(PROJECT_ROOT).as_posix()  # as the flag names it
 
 
@@ -226,7 +226,7 @@ def _merge_tiles(target, source, env):
     text = Path(str(source[0])).read_text()
     for overlay, prefix in zip(source[1:], env["OVERLAY_PREFIXES"], strict=True):
         try:
-            text = spec.merge(text, Path(str(overlay)).read_text(), prefix)
+            text = spec.merge(text, Path(str(overlay)).read_text(), prefix, env["SEVERAL_HARTS"])
         except spec.SpecError as err:
             build_error(f"{overlay}: {err}")
     Path(str(target[0])).write_text(text)

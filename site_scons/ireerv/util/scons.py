@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -10,11 +10,14 @@ import SCons.Action
 import SCons.Errors
 
 
-def short_action(function: Callable, label: str = "GEN") -> SCons.Action.Action:
-    """A Python action printed as `LABEL   target`.  (A cmdstr's $TARGET expands to
-    nothing when the sources include a Value node, so this uses a strfunction.)"""
+def short_action(function: Callable, label: str = "GEN",
+                 varlist: Sequence[str] = ()) -> SCons.Action.Action:
+    """A Python action printed as `LABEL   target`, rebuilt when a construction variable of
+    `varlist` changes.  (A cmdstr's $TARGET expands to nothing when the sources include a
+    Value node, so this uses a strfunction.)"""
     return SCons.Action.Action(
-        function, strfunction=lambda target, source, env: f"{label:<8}{target[0]}")
+        function, strfunction=lambda target, source, env: f"{label:<8}{target[0]}",
+        varlist=list(varlist))
 
 
 def write_value(target, source, env) -> None:
