@@ -20,6 +20,7 @@ from tflite_builder import Graph, save
 from ireerv import formats as models
 from ireerv.formats import ModelError, load_model, tflite_reader, tflite_tosa
 from ireerv.formats.tflite_format import has_tflite, import_model
+from ireerv.formats.tosa_text import quantize_multiplier, round_half_away, tflite_multiply
 from ireerv.inputs.fetch import Fetcher
 from ireerv.reference import host, litert
 from ireerv.run import check
@@ -223,24 +224,14 @@ def test_unsupported_operator_is_named(tmp_path: Path) -> None:
 
 
 def test_requantisation_multiplier() -> None:
-    from ireerv.formats.tosa_text import quantize_multiplier, round_half_away
-
     assert quantize_multiplier(0.5) == (1 << 30, 0)
     assert quantize_multiplier(0.75) == (3 << 29, 0)
     assert quantize_multiplier(2.0) == (1 << 30, 2)
     assert quantize_multiplier(0.0) == (0, 0)
     assert [round_half_away(v) for v in (2.5, -2.5, 0.49, -0.5)] == [3, -3, 0, -1]
     # The doubling high multiply rounds halves up, the right shift away from zero.
-    assert [_tflite_requantise(x, 1 << 30, 0) for x in (3, -3, 5)] == [2, -1, 3]
-    assert [_tflite_requantise(x, 1 << 30, -1) for x in (6, -6, 2, -2)] == [2, -2, 1, -1]
-
-
-def _tflite_requantise(x: int, multiplier: int, exponent: int) -> int:
-    """TFLite's MultiplyByQuantizedMultiplier (the translator's transcription of its
-    reference code, also behind the ADD's tables)."""
-    from ireerv.formats.tosa_text import tflite_multiply
-
-    return tflite_multiply(x, multiplier, exponent)
+    assert [tflite_multiply(x, 1 << 30, 0) for x in (3, -3, 5)] == [2, -1, 3]
+    assert [tflite_multiply(x, 1 << 30, -1) for x in (6, -6, 2, -2)] == [2, -2, 1, -1]
 
 
 def _bounded_requantise(x: int, multiplier: int, exponent: int, clamped: bool = False) -> int:
@@ -259,8 +250,6 @@ def _bounded_requantise(x: int, multiplier: int, exponent: int, clamped: bool = 
 
 def test_bounded_requantisation_is_tflites() -> None:
     """The cheaper requantisation gives TFLite's bits for every |x * 2^left| < 2^29."""
-    from ireerv.formats.tosa_text import quantize_multiplier
-
     rng = np.random.default_rng(7)
     reals = [0.5, 0.75, 2.0, 1e-9, 0.9999999, 3.5e-3, *rng.uniform(1e-6, 0.99, 40)]
     for real in reals:
@@ -269,7 +258,7 @@ def test_bounded_requantisation_is_tflites() -> None:
         for right in range(0, 8):  # exact halves around 0 and a few ulps beside them
             edges = [k * (1 << right) + d for k in (-3, -1, 0, 1, 3) for d in (-1, 0, 1)]
             for x in [*edges, limit - 1, 1 - limit, *rng.integers(1 - limit, limit, 500)]:
-                want = _tflite_requantise(int(x), multiplier, exponent)
+                want = tflite_multiply(int(x), multiplier, exponent)
                 assert _bounded_requantise(int(x), multiplier, exponent) == want, (real, x)
                 # Clamped at 0 (a ReLU at the output zero point), negatives may round up.
                 clamped = _bounded_requantise(int(x), multiplier, exponent, clamped=True)
@@ -279,15 +268,13 @@ def test_bounded_requantisation_is_tflites() -> None:
 def test_folded_zero_point_is_tflites() -> None:
     """A requantisation with the output zero point in its nudge gives TFLite's bits plus
     the zero point, inside int32."""
-    from ireerv.formats.tosa_text import quantize_multiplier
-
     rng = np.random.default_rng(11)
     for real in [0.5, 0.75, 2.0, 3.5e-3, *rng.uniform(1e-6, 0.99, 40)]:
         multiplier, exponent = quantize_multiplier(float(real))
         right = max(-exponent, 0)
         limit = (1 << 29) >> max(exponent, 0)
         for x in [*range(-300, 300), *rng.integers(1 - limit, limit, 300)]:
-            want = _tflite_requantise(int(x), multiplier, exponent)
+            want = tflite_multiply(int(x), multiplier, exponent)
             if not 0 < right <= 22:
                 continue
             for zp in (-128, -5, 0, 38, 127):
