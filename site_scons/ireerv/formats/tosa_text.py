@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from ireerv.formats import requant_generic
+
 MLIR_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32", np.dtype(np.int8): "i8",
               np.dtype(np.int16): "i16", np.dtype(np.int64): "i64", np.dtype(np.uint8): "ui8"}
 F32_MAX = 3.4028234663852886e38
@@ -166,10 +168,29 @@ class Writer:
                 limits: tuple[int, int], fold: bool = True,
                 **multiply: int | bool | None) -> str:
         """int32 requantised (multiply) to int8 with its zero point, clamped to `limits`;
-        `fold`: the zero point rides in the requantisation's rounding, not an add of its own."""
+        `fold`: the zero point rides in the requantisation's rounding, not an add of its own.
+        Where requant_generic applies (a known bound, right shifts only), one op with the
+        same bits and fewer rv32 instructions; otherwise the TOSA ops."""
         offset = zero_point if fold else 0
+        pairs = [quantize_multiplier(r) for r in reals]
+        plan = requant_generic.plan(pairs, zero_point, fold, limits, **multiply)
+        if plan is not None:
+            return self._requantise_generic(value, shape, plan)
         value = self.multiply(value, shape, reals, offset=offset, **multiply)
         return self.saturate(value, shape, zero_point - offset, *limits)
+
+    def _requantise_generic(self, value: str, shape: tuple[int, ...],
+                            plan: requant_generic.Requantisation) -> str:
+        """The requantisation and clamp as one op (requant_generic), its per-channel columns
+        read from constants; then the int8."""
+        tables = {}
+        for column, values in plan.columns().items():
+            if len(set(values)) > 1:
+                const = self.const(np.array(values, dtype=np.int32))
+                tables[column] = (const, self._type_of(const))
+        name = self.fresh()
+        self.lines += requant_generic.lines(name, value, shape, plan, tables, self.location)
+        return self.op("cast", [name], [ttype(shape, "i32")], ttype(shape, "i8"))
 
     def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
                  pre_shift: int = 0, bound: int | None = None, clamped: bool = False,
