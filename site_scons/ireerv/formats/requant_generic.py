@@ -65,12 +65,13 @@ def compute(x: int, requant: Requantisation, channel: int = 0) -> int:
 
 
 def lines(name: str, value: str, shape: tuple[int, ...], requant: Requantisation,
-          tables: dict[str, tuple[str, str]], location: str) -> list[str]:
+          tables: dict[str, tuple[str, str]], loc: str) -> list[str]:
     """The op's text: `%name = linalg.generic` from `value` (int32 of `shape`) to the
     clamped int32 (the int8 cast stays an op of its own: as one op with it, IREE fuses
     the requantisation into a pooling layer after it rather than into the layer before).
     `tables` names the constants of the per-channel columns (column -> (SSA name,
-    type)); the other columns are constants in the body."""
+    type)); the other columns are constants in the body.  `loc`: the Writer's location
+    suffix, as its other ops carry it."""
     rank = len(shape)
     dims = ", ".join(f"d{i}" for i in range(rank))
     same = f"affine_map<({dims}) -> ({dims})>"
@@ -92,8 +93,6 @@ def lines(name: str, value: str, shape: tuple[int, ...], requant: Requantisation
             body.append(f"      {v[column]} = arith.constant {values[0]} : i32")
     args.append(f"{v['o']}: i32")
     iterators = ", ".join(['"parallel"'] * rank)
-    loc = ' loc("' + location.replace("\\", "\\\\").replace('"', '\\"') + '")' \
-        if location else ""
     return [
         f"    {v['empty']} = tensor.empty() : {wide}",
         f"    {name} = linalg.generic {{indexing_maps = [{', '.join([*maps, same])}], "

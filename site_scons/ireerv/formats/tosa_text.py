@@ -189,7 +189,7 @@ class Writer:
                 const = self.const(np.array(values, dtype=np.int32))
                 tables[column] = (const, self._type_of(const))
         name = self.fresh()
-        self.lines += requant_generic.lines(name, value, shape, plan, tables, self.location)
+        self.lines += requant_generic.lines(name, value, shape, plan, tables, self._loc())
         return self.op("cast", [name], [ttype(shape, "i32")], ttype(shape, "i8"))
 
     def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
