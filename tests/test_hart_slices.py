@@ -71,6 +71,28 @@ def test_two_mapped_dimensions_and_a_normalised_forall() -> None:
     assert hart_slices.entry_slices(normal)["m_dispatch_0_matmul"].counts == (32, 1, 1)
 
 
+def test_offsets_from_affine_apply_and_sizes_from_index_constants() -> None:
+    # A stride-2 convolution reads row 2y (an affine.apply of the induction variable);
+    # IREE writes an insert's offsets and sizes as index constants after a tensor.cast.
+    text = (MATMUL.replace("  %c0 = arith.constant 0 : index\n",
+                           "  %c0 = arith.constant 0 : index\n  %c64 = arith.constant 64 : index\n")
+            .replace("    %extracted_slice = tensor.extract_slice %3[%arg0, 0] [2, 64]",
+                     "    %r = affine.apply affine_map<(d0) -> (d0 * 2 + 1)>(%arg0)\n"
+                     "    %extracted_slice = tensor.extract_slice %3[%r, 0] [1, 64]")
+            .replace("%arg1[%arg0, 0] [2, 64] [1, 1] : t into t",
+                     "%arg1[%arg0, %c0] [2, %c64] [1, 1] : t into t"))
+    entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
+    # A: row 4w + 1 of 64 bytes; C: rows 2w and 2w + 1 as before.
+    assert entry.slices == (Slice(0, 64, (256, 0, 0), 64), B_WHOLE,
+                            Slice(2, 0, (512, 0, 0), 512))
+    # An affine.apply of another form, or of a value that does not follow the id: whole.
+    for other in ("affine_map<(d0) -> (d0 floordiv 2)>(%arg0)",
+                  "affine_map<(d0) -> (d0 * 2)>(%q)"):
+        odd = text.replace("affine_map<(d0) -> (d0 * 2 + 1)>(%arg0)", other)
+        found = hart_slices.entry_slices(odd)["m_dispatch_0_matmul"]
+        assert found.slices[0] == Slice(0, 0, (0, 0, 0), 4096)
+
+
 def test_without_the_plain_form_a_subspan_is_read_whole_or_its_binding_copied() -> None:
     moving, fixed = "moving", "whole subspan"
     cases = {

@@ -16,8 +16,9 @@ induction variable k being lb_k + step_k * workgroup_id.  A subspan's range
 moves with the workgroup id only in the plain form, which makes the bound
 sound: loaded or stored whole, and inside that forall
 - read-only: every use of the loaded tensor a `tensor.extract_slice` with
-  static sizes, unit strides and offsets that are constants or induction
-  variables (then the bytes read lie in the slices' bounding range);
+  constant sizes, unit strides and offsets that are constants, induction
+  variables or `affine.apply` of one (d0 * a + b: a stride-2 convolution reads
+  input row 2y), then the bytes read lie in the slices' bounding range;
 - write-only: stored whole from a forall result whose shared output starts as
   `tensor.empty()` and is written only by `tensor.parallel_insert_slice` of
   that form (read back only through `tensor.extract_slice`).
@@ -66,6 +67,8 @@ _ANY_SUBSPAN = re.compile(r"hal\.interface\.binding\.subspan .*?\bbinding\((\d+)
 _PUSH = re.compile(r"^\s*(%\w+) = hal\.interface\.constant\.load .*\bordinal\((\d+)\) : i32\s*$",
                    re.M)
 _CAST = re.compile(r"^\s*(%\w+) = arith\.index_castui? (%\w+) : i32 to index\s*$", re.M)
+_APPLY = re.compile(r"^\s*(%\w+) = affine\.apply affine_map<\(d0\) -> \(d0(?: \* (\d+))?"
+                    r"(?: ([+-]) (\d+))?\)>\((%\w+)\)\s*$", re.M)
 _ASSUME = re.compile(r"^\s*(%\w+)(?::\d+)? = util\.assume\.int(.*?)\n\s*:", re.M | re.S)
 
 # Element sizes in bytes (i1 is packed: not handled).
@@ -93,9 +96,13 @@ class EntrySlices:
     slices: tuple[Slice, ...]
 
 
+# An index value linear in the workgroup id (x, y, z): its value at (0, 0, 0), its steps.
+_Linear = tuple[int, tuple[int, int, int]]
+
+
 @dataclass(frozen=True)
 class _Forall:
-    ivs: dict[str, tuple[int, int, int]]  # induction variable: (lb, step, workgroup dim)
+    terms: dict[str, _Linear]  # induction variables, index constants and affine.apply of them
     counts: tuple[int, int, int]
     results: str | None  # the forall's result name
     outs: list[tuple[str, str]]  # shared outputs: (block argument, initial value)
@@ -104,6 +111,20 @@ class _Forall:
 def _ints(text: str) -> list[int] | None:
     items = [t.strip() for t in text.split(",")] if text.strip() else []
     return [int(t) for t in items] if all(re.fullmatch(r"-?\d+", t) for t in items) else None
+
+
+def _terms(body: str, ivs: dict[str, _Linear]) -> dict[str, _Linear]:
+    """The index values of a function linear in the workgroup id: its index constants
+    (IREE writes slice sizes and offsets as %c32 as well as 32), the forall's induction
+    variables and `affine.apply` of one of them."""
+    terms: dict[str, _Linear] = {name: (int(v), (0, 0, 0)) for name, v in _CONST.findall(body)}
+    terms.update(ivs)
+    for name, scale, sign, shift, operand in _APPLY.findall(body):
+        if operand in terms:
+            a, b = int(scale or 1), int(shift or 0) * (-1 if sign == "-" else 1)
+            base, steps = terms[operand]
+            terms[name] = (a * base + b, (a * steps[0], a * steps[1], a * steps[2]))
+    return terms
 
 
 def _forall(body: str) -> _Forall | None:
@@ -127,36 +148,46 @@ def _forall(body: str) -> _Forall | None:
         if step <= 0 or ub <= lb or counts[d] != 1:
             return None
         counts[d] = -(-(ub - lb) // step)
-        info[iv] = (lb, step, d)
+        info[iv] = (lb, tuple(step if k == d else 0 for k in range(3)))
     outs = []
     for item in outs_text.split(",") if outs_text else []:
         arg, _, init = item.partition("=")
         outs.append((arg.strip(), init.strip()))
-    return _Forall(info, (counts[0], counts[1], counts[2]), result or None, outs)
+    return _Forall(_terms(body, info), (counts[0], counts[1], counts[2]), result or None, outs)
+
+
+def _linear(forall: _Forall, text: str) -> list[_Linear] | None:
+    """A slice's offsets, sizes or strides, each linear in the workgroup id (None if not)."""
+    found = []
+    for item in (t.strip() for t in text.split(",")):
+        term = (int(item), (0, 0, 0)) if re.fullmatch(r"-?\d+", item) else forall.terms.get(item)
+        if term is None:
+            return None
+        found.append(term)
+    return found
+
+
+def _constants(forall: _Forall, text: str) -> list[int] | None:
+    terms = _linear(forall, text)
+    return None if terms is None or any(any(s) for _, s in terms) else [v for v, _ in terms]
 
 
 def _range(forall: _Forall, shape: list[int], size: int, offsets: str, sizes: str,
            strides: str) -> tuple[int, tuple[int, int, int], int] | None:
     """(base, steps, length) in bytes of one slice, or None if not of the plain form."""
-    lengths, unit = _ints(sizes), _ints(strides)
-    items = [t.strip() for t in offsets.split(",")]
-    if lengths is None or unit is None or set(unit) - {1} or \
+    lengths, unit = _constants(forall, sizes), _constants(forall, strides)
+    items = _linear(forall, offsets)
+    if lengths is None or unit is None or items is None or set(unit) - {1} or \
             not len(items) == len(lengths) == len(shape):
         return None
     base, steps, last = 0, [0, 0, 0], 0
-    for i, (item, length) in enumerate(zip(items, lengths, strict=True)):
-        stride = size
-        for extent in shape[i + 1:]:
-            stride *= extent
-        if re.fullmatch(r"-?\d+", item):
-            base += int(item) * stride
-        elif item in forall.ivs:
-            lb, step, d = forall.ivs[item]
-            base += lb * stride
-            steps[d] += step * stride
-        else:
-            return None
+    for i, ((value, moves), length) in enumerate(zip(items, lengths, strict=True)):
+        stride = size * math.prod(shape[i + 1:])
+        base += value * stride
+        steps = [s + m * stride for s, m in zip(steps, moves, strict=True)]
         last += (length - 1) * stride
+    if base < 0 or any(s < 0 for s in steps):
+        return None
     return base, (steps[0], steps[1], steps[2]), last + size
 
 
