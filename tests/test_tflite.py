@@ -423,6 +423,25 @@ def test_harts_auto_runs_a_network_on_the_cluster(tree: Path, fetcher: Fetcher) 
 
 
 @pytest.mark.upstream
+def test_harts_auto_copies_row_slices_of_strided_layers(tree: Path, fetcher: Fetcher) -> None:
+    """resnet8 with HARTS=auto: harts 1.. copy only the input rows its stride-2 convolutions
+    read and write back only their own output rows (image/hart_slices.py); the outputs are
+    one hart's, bit for bit."""
+    for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, needed)
+    runs = {harts: scons(tree, "run", "MODEL=resnet8", "BOARD=cluster4", f"HARTS={harts}",
+                         "REPEAT=1", "VERBOSE=1").stdout for harts in ("auto", "1")}
+    assert "PASS: 10 output elements match LiteRT" in runs["auto"], runs["auto"][-2000:]
+    # The first shortcut's input: row 2y of 31 x 16 bytes, not the whole 15,376.
+    shortcut_rows = re.compile(r"\{0, \d+, \{0, 992, 0\}, 496u, -1\}")
+    assert any(shortcut_rows.search(h.read_text())
+               for h in (tree / "build" / "cluster4").glob("resnet8*/hart_local_check.h"))
+    outputs = {h: [line for line in text.splitlines() if line.startswith("OUTPUT ")]
+               for h, text in runs.items()}
+    assert outputs["auto"] and outputs["auto"] == outputs["1"]
+
+
+@pytest.mark.upstream
 def test_harts_auto_keeps_staged_constants_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
     """HARTS=auto with placement large (ad): the weights are kept in the scratchpad the heap
     leaves free (most of ad's 270,912 bytes) by the warm-up call, so every call stages only
