@@ -403,23 +403,33 @@ def test_mlperf_tiny_on_the_cluster(tree: Path, fetcher: Fetcher, name: str,
     assert f"PASS: {outputs} output elements match LiteRT" in out, out[-2000:]
 
 
+def _auto_and_one_hart(tree: Path, fetcher: Fetcher, model: str, repeat: int) -> dict[str, str]:
+    """`scons run` of a model on cluster4 with HARTS=auto and HARTS=1: each run's output."""
+    for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, needed)
+    return {harts: scons(tree, "run", f"MODEL={model}", "BOARD=cluster4", f"HARTS={harts}",
+                         f"REPEAT={repeat}", "VERBOSE=1").stdout for harts in ("auto", "1")}
+
+
+def _same_outputs(runs: dict[str, str]) -> bool:
+    """Did both runs print the same output tensors (bit for bit)?"""
+    outputs = {h: [line for line in text.splitlines() if line.startswith("OUTPUT ")]
+               for h, text in runs.items()}
+    return bool(outputs["auto"]) and outputs["auto"] == outputs["1"]
+
+
 @pytest.mark.upstream
 def test_harts_auto_runs_a_network_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
     """HARTS=auto: a team of the board's four harts, each dispatch site choosing how many
     to use (kws: its convolutions on two harts, from their own scratchpads, although IREE
     binds them to whole buffers); the outputs are one hart's, bit for bit."""
-    for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
-        require_input(fetcher, needed)
-    runs = {harts: scons(tree, "run", "MODEL=kws", "BOARD=cluster4", f"HARTS={harts}",
-                         "REPEAT=1", "VERBOSE=1").stdout for harts in ("auto", "1")}
+    runs = _auto_and_one_hart(tree, fetcher, "kws", 1)
     out = runs["auto"]
     assert "PASS: 12 output elements match LiteRT" in out, out[-2000:]
     assert "harts: 4; workgroups per dispatch: 1x1x1 25x1x1" in out, out[-2000:]
     shares = re.search(r"cycles per hart on its shares: ([\d,]+), ([\d,]+)", out)
     assert shares and int(shares.group(2).replace(",", "")) > 1_000_000, out[-2000:]
-    outputs = {h: [line for line in text.splitlines() if line.startswith("OUTPUT ")]
-               for h, text in runs.items()}
-    assert outputs["auto"] and outputs["auto"] == outputs["1"]
+    assert _same_outputs(runs)
 
 
 @pytest.mark.upstream
@@ -427,18 +437,13 @@ def test_harts_auto_copies_row_slices_of_strided_layers(tree: Path, fetcher: Fet
     """resnet8 with HARTS=auto: harts 1.. copy only the input rows its stride-2 convolutions
     read and write back only their own output rows (image/hart_slices.py); the outputs are
     one hart's, bit for bit."""
-    for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
-        require_input(fetcher, needed)
-    runs = {harts: scons(tree, "run", "MODEL=resnet8", "BOARD=cluster4", f"HARTS={harts}",
-                         "REPEAT=1", "VERBOSE=1").stdout for harts in ("auto", "1")}
+    runs = _auto_and_one_hart(tree, fetcher, "resnet8", 1)
     assert "PASS: 10 output elements match LiteRT" in runs["auto"], runs["auto"][-2000:]
     # The first shortcut's input: row 2y of 31 x 16 bytes, not the whole 15,376.
     shortcut_rows = re.compile(r"\{0, \d+, \{0, 992, 0\}, 496u, -1\}")
     assert any(shortcut_rows.search(h.read_text())
                for h in (tree / "build" / "cluster4").glob("resnet8*/hart_local_check.h"))
-    outputs = {h: [line for line in text.splitlines() if line.startswith("OUTPUT ")]
-               for h, text in runs.items()}
-    assert outputs["auto"] and outputs["auto"] == outputs["1"]
+    assert _same_outputs(runs)
 
 
 @pytest.mark.upstream
@@ -447,10 +452,7 @@ def test_harts_auto_keeps_staged_constants_on_the_cluster(tree: Path, fetcher: F
     leaves free (most of ad's 270,912 bytes) by the warm-up call, so every call stages only
     the rest; the harts' stacks, never needed, take none of that room; the outputs are one
     hart's, bit for bit."""
-    for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
-        require_input(fetcher, needed)
-    runs = {harts: scons(tree, "run", "MODEL=ad", "BOARD=cluster4", f"HARTS={harts}",
-                         "REPEAT=2", "VERBOSE=1").stdout for harts in ("auto", "1")}
+    runs = _auto_and_one_hart(tree, fetcher, "ad", 2)
     assert "PASS: 640 output elements match LiteRT" in runs["auto"], runs["auto"][-2000:]
     for text in runs.values():  # the warm-up call keeps them: each call stages the rest
         calls = [int(c) for c in re.findall(r"^CYCLES call \d+ (\d+)$", text, re.M)]
@@ -460,6 +462,4 @@ def test_harts_auto_keeps_staged_constants_on_the_cluster(tree: Path, fetcher: F
     kept = {h: re.search(r"^MEMORY weight_cache (\d+)$", text, re.M) for h, text in runs.items()}
     assert kept["1"] and int(kept["1"].group(1)) > 150_000, runs["1"][-2000:]
     assert kept["auto"] and kept["auto"].group(1) == kept["1"].group(1)
-    outputs = {h: [line for line in text.splitlines() if line.startswith("OUTPUT ")]
-               for h, text in runs.items()}
-    assert outputs["auto"] and outputs["auto"] == outputs["1"]
+    assert _same_outputs(runs)

@@ -113,11 +113,11 @@ def _ints(text: str) -> list[int] | None:
     return [int(t) for t in items] if all(re.fullmatch(r"-?\d+", t) for t in items) else None
 
 
-def _terms(body: str, ivs: dict[str, _Linear]) -> dict[str, _Linear]:
+def _terms(body: str, constants: dict[str, int], ivs: dict[str, _Linear]) -> dict[str, _Linear]:
     """The index values of a function linear in the workgroup id: its index constants
     (IREE writes slice sizes and offsets as %c32 as well as 32), the forall's induction
     variables and `affine.apply` of one of them."""
-    terms: dict[str, _Linear] = {name: (int(v), (0, 0, 0)) for name, v in _CONST.findall(body)}
+    terms: dict[str, _Linear] = {name: (v, (0, 0, 0)) for name, v in constants.items()}
     terms.update(ivs)
     for name, scale, sign, shift, operand in _APPLY.findall(body):
         if operand in terms:
@@ -127,8 +127,9 @@ def _terms(body: str, ivs: dict[str, _Linear]) -> dict[str, _Linear]:
     return terms
 
 
-def _forall(body: str) -> _Forall | None:
-    """The one workgroup-mapped forall of a function, if it is of the plain form."""
+def _forall(body: str, constants: dict[str, int]) -> _Forall | None:
+    """The one workgroup-mapped forall of a function, if it is of the plain form
+    (`constants`: the function's index constants)."""
     foralls, mappings = _FORALL.findall(body), _MAPPING.findall(body)
     if len(foralls) != 1 or len(mappings) != 1:
         return None
@@ -153,7 +154,8 @@ def _forall(body: str) -> _Forall | None:
     for item in outs_text.split(",") if outs_text else []:
         arg, _, init = item.partition("=")
         outs.append((arg.strip(), init.strip()))
-    return _Forall(_terms(body, info), (counts[0], counts[1], counts[2]), result or None, outs)
+    return _Forall(_terms(body, constants, info), (counts[0], counts[1], counts[2]),
+                   result or None, outs)
 
 
 def _linear(forall: _Forall, text: str) -> list[_Linear] | None:
@@ -252,9 +254,9 @@ def _is_whole(match: re.Match, shape: list[int], first: int) -> bool:
             and strides is not None and not set(strides) - {1})
 
 
-def _offsets(body: str) -> dict[str, tuple[int, int]]:
+def _offsets(body: str, constants: dict[str, int]) -> dict[str, tuple[int, int]]:
     """Subspan offsets the IR shows the value of: name -> (bytes, push constant or -1)."""
-    known = {name: (int(value), -1) for name, value in _CONST.findall(body)}
+    known = {name: (value, -1) for name, value in constants.items()}
     pushed = {name: int(ordinal) for name, ordinal in _PUSH.findall(body)}
     for name, source in _CAST.findall(body):
         if source in pushed:
@@ -273,8 +275,9 @@ def _entry(body: str) -> EntrySlices:
     workgroups touch where the forall shows them, else the whole subspan (a kernel reaches
     nothing outside its subspans).  A binding with a subspan of unknown offset or shape, or
     a read-write one, gets none: it is copied whole."""
-    forall = _forall(body)
-    offsets = _offsets(body)
+    constants = {name: int(value) for name, value in _CONST.findall(body)}
+    forall = _forall(body, constants)
+    offsets = _offsets(body, constants)
     found: dict[int, list[Slice]] = {}
     matched = _SUBSPAN.findall(body)
     every = [int(b) for b in _ANY_SUBSPAN.findall(body)]
