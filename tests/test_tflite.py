@@ -20,7 +20,7 @@ from tflite_builder import Graph, save
 from ireerv import formats as models
 from ireerv.formats import ModelError, load_model, tflite_reader, tflite_tosa
 from ireerv.formats.tflite_format import has_tflite, import_model
-from ireerv.formats.tosa_text import quantize_multiplier, round_half_away, tflite_multiply
+from ireerv.formats.tflite_math import quantize_multiplier, round_half_away, tflite_multiply
 from ireerv.inputs.fetch import Fetcher
 from ireerv.reference import host, litert
 from ireerv.run import check
@@ -155,7 +155,35 @@ def strided_net(path: Path) -> Path:
     return save(g, path, [x], [c])
 
 
-NETS = [int8_net, float_net, quantize_net, pointwise_net, wide_float_net, strided_net]
+def pruned_net(path: Path) -> Path:
+    """int8 1x1 CONV_2D (RELU) and DEPTHWISE_CONV_2D with pruned output channels (every
+    weight 0) whose biases are near 2^30, as vww's: each such output is its bias
+    requantised, and the other channels keep the one-op requantisation."""
+    g = Graph()
+    x = g.tensor("x", (1, 3, 4, 8), I8, scale=0.05, zero_point=-128)
+    weights = _rng(13).integers(-127, 128, (6, 1, 1, 8))
+    weights[[1, 4]] = 0
+    scales = [0.01, 1e-9, 0.02, 0.015, 3e-8, 0.012]
+    bias = _rng(14).integers(-900, 900, 6)
+    bias[[1, 4]] = 1_000_000_000, -1_100_000_000
+    cw = g.tensor("cw", (6, 1, 1, 8), I8, weights.reshape(-1), scales, [0] * 6)
+    cb = g.tensor("cb", (6,), I32, bias, [0.05 * s for s in scales], [0] * 6)
+    c = g.tensor("pruned", (1, 3, 4, 6), I8, scale=0.02, zero_point=-128)
+    g.op("CONV_2D", [x, cw, cb], [c], padding="VALID", stride=(1, 1), activation="RELU")
+    weights = _rng(15).integers(-127, 128, (1, 3, 3, 6))
+    weights[..., 2] = 0
+    scales = [0.01, 0.02, 7e-9, 0.013, 0.008, 0.011]
+    bias = _rng(16).integers(-500, 500, 6)
+    bias[2] = (1 << 30) - 5
+    dw = g.tensor("dw", (1, 3, 3, 6), I8, weights.reshape(-1), scales, [0] * 6, axis=3)
+    db = g.tensor("db", (6,), I32, bias, [0.02 * s for s in scales], [0] * 6)
+    d = g.tensor("pruned_depthwise", (1, 3, 4, 6), I8, scale=0.03, zero_point=4)
+    g.op("DEPTHWISE_CONV_2D", [c, dw, db], [d], padding="SAME", stride=(1, 1), multiplier=1)
+    return save(g, path, [x], [c, d])
+
+
+NETS = [int8_net, float_net, quantize_net, pointwise_net, wide_float_net, strided_net,
+        pruned_net]
 
 
 # -- Reading: the flatbuffer schema ---------------------------------------------------------
@@ -333,6 +361,12 @@ def test_convolutions_are_rewritten(tmp_path: Path) -> None:
     assert text.count("tosa.conv2d") == 3 and "tensor<1x1x1x96xf32>" in text
     text = tflite_tosa.translate(tflite_reader.read(strided_net(tmp_path / "s.tflite")))
     assert "tosa.pad" in text and "tensor<1x11x6x2xi8>" in text and "tensor<6x3x2x2xi8>" in text
+
+
+def test_pruned_channels_keep_the_one_op_requantisation(tmp_path: Path) -> None:
+    """Pruned channels' biases near 2^30 no longer send a layer to the TOSA rescale."""
+    text = tflite_tosa.translate(tflite_reader.read(pruned_net(tmp_path / "p.tflite")))
+    assert "tosa.rescale" not in text and text.count("_multipliers: i32") == 2
 
 
 def test_translation_is_integer_for_int8(tmp_path: Path) -> None:

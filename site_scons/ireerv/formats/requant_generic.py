@@ -1,26 +1,28 @@
 """TFLite's requantisation to int8 written as one linalg.generic, for the TFLite translator.
 
 The same bits as the bounded requantisation in TOSA ops (tosa_text.Writer, its
-`_multiply_bounded` and `saturate`), in fewer rv32 instructions: tosa.rescale's
-64-bit add of the rounding 2^31 becomes an add and a compare for the carry, and the
-doubling a shift of its own.  Here the product of x and 2m (unsigned, below 2^32)
-is taken in 64 bits, which rv32 does as `mul` and `mulhsu`, and the carry is bit 31
-of the low word.
+`_multiply_bounded` and `saturate`), in fewer rv32 instructions.  Those round twice:
+h = (x * 2m + 2^31) >> 32, then (h + n) >> e with the nudge n.  Floors of divisions
+compose, so that is one floor, (x * 2m + 2^31 + n * 2^32) >> (32 + e); doubled top and
+bottom, (4x * m + 2^32 + 2n * 2^32) >> (33 + e), whose rounding terms are whole
+multiples of 2^32.  So only the high word of 4x * m is needed: one `slli` and one
+`mulh` (no low word, no carry), then (mulh + 1 + 2n) >> (1 + e).  |x| < 2^29 keeps 4x
+inside int32.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-WORD = 1 << 32
+from ireerv.formats.tflite_math import tflite_multiply
 
 
 @dataclass(frozen=True)
 class Requantisation:
-    """Per channel of the last axis (or one for all): the doubled multiplier 2m as the
-    int32 of its bits, the nudge added before the right shift and the shift; then a
-    constant added and the clamp."""
-    doubled: list[int]
+    """Per channel of the last axis (or one for all): the multiplier m, the nudge
+    1 + 2n added to the high word and the shift 1 + e; then a constant added and the
+    clamp."""
+    multipliers: list[int]
     nudges: list[int]
     shifts: list[int]
     clamped: bool  # no sign term: every negative result ends at the clamp's low bound
@@ -28,38 +30,59 @@ class Requantisation:
     limits: tuple[int, int]
 
     def columns(self) -> dict[str, list[int]]:
-        return {"doubled": self.doubled, "nudges": self.nudges, "shifts": self.shifts}
+        return {"multipliers": self.multipliers, "nudges": self.nudges, "shifts": self.shifts}
 
 
 def plan(pairs: list[tuple[int, int]], zero_point: int, fold: bool, limits: tuple[int, int],
-         pre_shift: int = 0, bound: int | None = None,
-         clamped: bool = False) -> Requantisation | None:
+         pre_shift: int = 0, bound: int | None = None, clamped: bool = False,
+         fixed: dict[int, int] | None = None) -> Requantisation | None:
     """The op for TFLite's (multiplier, exponent) pairs, or None where it does not apply:
     a bound of |x| below 2^29 must be known, no pair may shift left and every pair must
-    shift right (the TOSA ops cover the rest).  The zero point joins the nudge as
-    zero_point * 2^e when `fold` and e <= 22 (the shift floors, so it comes out whole)."""
-    right = [-e for _, e in pairs]
-    if bound is None or bound >= 1 << 29 or pre_shift or min(right) < 1:
+    shift right by at most 30 (the TOSA ops cover the rest).  The zero point joins the
+    nudge as zero_point * 2^(1+e) when `fold` and the sum stays inside int32 (the shift
+    floors, so it comes out whole).  `fixed`: channels whose x is known (a pruned
+    channel's sum is its bias, however large): multiplier 0, and the nudge gives TFLite's
+    result for that x; the bound and the shift rules leave them out."""
+    fixed = fixed or {}
+    right = [-e for c, (_, e) in enumerate(pairs) if c not in fixed]
+    if bound is None or bound >= 1 << 29 or pre_shift or min(right, default=1) < 1 \
+            or max(right, default=1) > 30:
         return None
-    folded = zero_point if fold and max(right) <= 22 and abs(zero_point) <= 128 else 0
-    return Requantisation([doubled_multiplier(m) for m, _ in pairs],
-                          [((1 << e) >> 1) + (folded << e) for e in right], right, clamped,
-                          zero_point - folded, limits)
+    folded = zero_point if fold and _fits(bound, right, zero_point) else 0
+    if not _fits(bound, right, folded):
+        return None
+    after = zero_point - folded
+    columns = [_fixed(fixed[c], pair, zero_point, limits, after, clamped) if c in fixed
+               else (pair[0], 1 + (1 << -pair[1]) + (folded << (1 - pair[1])), 1 - pair[1])
+               for c, pair in enumerate(pairs)]
+    multipliers, nudges, shifts = (list(column) for column in zip(*columns, strict=True))
+    return Requantisation(multipliers, nudges, shifts, clamped, after, limits)
 
 
-def doubled_multiplier(multiplier: int) -> int:
-    """2m as the int32 with its bits (m < 2^31, so 2m < 2^32)."""
-    bits = (2 * multiplier) % WORD
-    return bits - WORD if bits >> 31 else bits
+def _fixed(x: int, pair: tuple[int, int], zero_point: int, limits: tuple[int, int], after: int,
+           clamped: bool) -> tuple[int, int, int]:
+    """(multiplier, nudge, shift) of a channel whose x is known: 0, and a nudge that the
+    shift by 1 and the add of `after` turn into TFLite's result (the sign term, there when
+    not `clamped`, taken off)."""
+    low, high = limits
+    result = min(max(tflite_multiply(x, *pair) + zero_point, low), high)
+    sign = 0 if clamped else 2 * (x >> 31)
+    return 0, 2 * (result - after) - sign, 1
+
+
+def _fits(bound: int, right: list[int], folded: int) -> bool:
+    """Whether the high word (|mulh(4x, m)| <= 2 * bound), the nudge and the sign term
+    add up inside int32 for every channel."""
+    nudge = max(1 + (1 << e) + (abs(folded) << (e + 1)) for e in right)
+    return 2 * bound + nudge + 2 < 1 << 31
 
 
 def compute(x: int, requant: Requantisation, channel: int = 0) -> int:
     """The op on one int32 of one channel, in Python (for tests)."""
     column = {k: values[channel % len(values)] for k, values in requant.columns().items()}
-    product = x * (column["doubled"] % WORD)
-    total = (product >> 32) + ((product % WORD) >> 31) + column["nudges"]
+    total = ((4 * x * column["multipliers"]) >> 32) + column["nudges"]
     if not requant.clamped:
-        total += x >> 31
+        total += 2 * (x >> 31)
     low, high = requant.limits
     return min(max((total >> column["shifts"]) + requant.after, low), high)
 
@@ -78,10 +101,10 @@ def lines(name: str, value: str, shape: tuple[int, ...], requant: Requantisation
     channel = f"affine_map<({dims}) -> (d{rank - 1})>"
     extent = "x".join(str(d) for d in shape)
     wide = f"tensor<{extent}xi32>"
-    v = {k: f"{name}_{k}" for k in ("a", "o", "empty", "x", "m64", "p", "h64", "h", "lo",
-                                     "c32", "c31", "carry", "hc", "sign", "nudged", "sum",
+    v = {k: f"{name}_{k}" for k in ("a", "o", "empty", "c2", "x4", "x", "m64", "p", "h64",
+                                     "h", "c32", "c31", "sign", "twice", "nudged", "sum",
                                      "shifted", "moved", "placed", "raised", "floor", "ceil",
-                                     "byte", "doubled", "nudges", "shifts")}
+                                     "byte", "multipliers", "nudges", "shifts")}
     ins, types, args, body, maps = [value], [wide], [f"{v['a']}: i32"], [], [same]
     for column, values in requant.columns().items():
         if column in tables:
@@ -107,25 +130,25 @@ def lines(name: str, value: str, shape: tuple[int, ...], requant: Requantisation
 def _body(v: dict[str, str], requant: Requantisation) -> list[str]:
     low, high = requant.limits
     if requant.clamped:
-        nudge = [f"      {v['sum']} = arith.addi {v['hc']}, {v['nudges']} : i32"]
+        nudge = [f"      {v['sum']} = arith.addi {v['h']}, {v['nudges']} : i32"]
     else:
-        nudge = [f"      {v['sign']} = arith.shrsi {v['a']}, {v['c31']} : i32",
-                 f"      {v['nudged']} = arith.addi {v['sign']}, {v['nudges']} : i32",
-                 f"      {v['sum']} = arith.addi {v['hc']}, {v['nudged']} : i32"]
+        nudge = [f"      {v['c31']} = arith.constant 31 : i32",
+                 f"      {v['sign']} = arith.shrsi {v['a']}, {v['c31']} : i32",
+                 f"      {v['twice']} = arith.addi {v['sign']}, {v['sign']} : i32",
+                 f"      {v['nudged']} = arith.addi {v['twice']}, {v['nudges']} : i32",
+                 f"      {v['sum']} = arith.addi {v['h']}, {v['nudged']} : i32"]
     return [
+        f"      {v['c2']} = arith.constant 2 : i32",
         f"      {v['c32']} = arith.constant 32 : i64",
-        f"      {v['c31']} = arith.constant 31 : i32",
         f"      {v['moved']} = arith.constant {requant.after} : i32",
         f"      {v['floor']} = arith.constant {low} : i32",
         f"      {v['ceil']} = arith.constant {high} : i32",
-        f"      {v['x']} = arith.extsi {v['a']} : i32 to i64",
-        f"      {v['m64']} = arith.extui {v['doubled']} : i32 to i64",
+        f"      {v['x4']} = arith.shli {v['a']}, {v['c2']} : i32",
+        f"      {v['x']} = arith.extsi {v['x4']} : i32 to i64",
+        f"      {v['m64']} = arith.extsi {v['multipliers']} : i32 to i64",
         f"      {v['p']} = arith.muli {v['x']}, {v['m64']} : i64",
         f"      {v['h64']} = arith.shrsi {v['p']}, {v['c32']} : i64",
-        f"      {v['h']} = arith.trunci {v['h64']} : i64 to i32",
-        f"      {v['lo']} = arith.trunci {v['p']} : i64 to i32",
-        f"      {v['carry']} = arith.shrui {v['lo']}, {v['c31']} : i32",
-        f"      {v['hc']} = arith.addi {v['h']}, {v['carry']} : i32", *nudge,
+        f"      {v['h']} = arith.trunci {v['h64']} : i64 to i32", *nudge,
         f"      {v['shifted']} = arith.shrsi {v['sum']}, {v['shifts']} : i32",
         f"      {v['placed']} = arith.addi {v['shifted']}, {v['moved']} : i32",
         f"      {v['raised']} = arith.maxsi {v['placed']}, {v['floor']} : i32",

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ireerv.formats import tosa_layout, tosa_pool, tosa_softmax
+from ireerv.formats.tflite_math import round_half_away
 from ireerv.formats.tflite_reader import Operator, Tensor, TfliteError, TfliteGraph
-from ireerv.formats.tosa_text import F32_MAX, Writer, module, round_half_away, ttype, window_pads
+from ireerv.formats.tosa_text import F32_MAX, Writer, module, ttype, window_pads
 
 ADD_LEFT_SHIFT = 20  # TFLite's int8 ADD: inputs scaled up by 2^20 before the sum
 QMIN, QMAX = -128, 127
@@ -161,12 +162,15 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
     acc = "i32" if quant else "f32"
     zp_x, zp_w = (tx.zero_point[0], tw.zero_point[0]) if quant else (0, 0)
     bias_data = _bias_data(ctx, op, channels) if quant else None
-    bound = None if bias_data is None else tosa_layout.sum_bound(weights, bias_data, channels)
+    idle = tosa_layout.idle_channels(weights, kind) if quant else ()
+    bound = (None if bias_data is None
+             else tosa_layout.sum_bound(weights, bias_data, channels, idle))
     if bias_data is not None and zp_x and not zp_w:
         x, x_shape, attrs, bias_data = tosa_layout.fold_zero_point(
             ctx.w, (x, x_shape, attrs), kind, weights, zp_x, bias_data)
         zp_x = 0
     zx, zw = ctx.w.scalar(zp_x, elem), ctx.w.scalar(zp_w, elem)
+    fixed = {} if bias_data is None else {c: int(bias_data[c]) for c in idle}
     groups = tosa_layout.output_groups(weights) if kind == "conv2d" else 1
     group_bias = bias_data if quant else _bias_data(ctx, op, channels, np.float32)
     if groups > 1 and group_bias is not None:
@@ -175,7 +179,7 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
             ctx.w, (x, zx, zw), x_shape, weights, group_bias, attrs, out_shape, groups,
             (elem, acc, elem),
             (lambda part, rows: _requantise(ctx, op, part, (*out_shape[:-1], len(rows)),
-                                            rows, bound)) if quant else None)
+                                            rows, bound, fixed)) if quant else None)
         return y if quant else _activation(ctx, op, y, op.outputs[0], ttype(out_shape, acc))
     bias = _bias_value(ctx, op, bias_data, channels)
     types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
@@ -184,20 +188,22 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
                       ttype(out_shape, acc), f"acc_type = {acc}, {attrs}")
     if not quant:
         return _activation(ctx, op, result, op.outputs[0], ttype(out_shape, acc))
-    return _requantise(ctx, op, result, out_shape, range(channels), bound)
+    return _requantise(ctx, op, result, out_shape, range(channels), bound, fixed)
 
 
 def _requantise(ctx: _Ctx, op: Operator, sums: str, shape: tuple, channels: range,
-                bound: int | None) -> str:
+                bound: int | None, fixed: dict[int, int]) -> str:
     """TFLite's per-channel requantisation of a convolution's int32 `sums` for output
-    `channels`: in_scale * w_scale[c] / out_scale, in double."""
+    `channels`: in_scale * w_scale[c] / out_scale, in double.  `fixed`: the sum of each
+    channel with no weights (its bias), which `bound` leaves out."""
     tx, tw, to = ctx.t(op.inputs[0]), ctx.t(op.inputs[1]), ctx.t(op.outputs[0])
     scales = [tw.scale[c] for c in channels] if len(tw.scale) > 1 else tw.scale[:1]
     reals = [tx.scale[0] * s / to.scale[0] for s in scales]
     low, high = _int_range(ctx, op, op.outputs[0])
     return ctx.w.to_int8(sums, shape, reals, to.zero_point[0], (low, high),
                          fold=not _pooled(ctx, op.outputs[0]), bound=bound,
-                         clamped=low >= to.zero_point[0])
+                         clamped=low >= to.zero_point[0],
+                         fixed={i: fixed[c] for i, c in enumerate(channels) if c in fixed})
 
 
 def _pooled(ctx: _Ctx, index: int) -> bool:

@@ -30,11 +30,26 @@ GROUP_BYTES = 32 * 1024
 _CHANNEL_TILE = 64
 
 
-def sum_bound(weights: np.ndarray, bias: np.ndarray, channels: int) -> int:
-    """The largest |int32 sum| of an int8 layer with `channels` outputs: each product at
-    most 255 (an input less its zero point) x 128, plus the largest bias."""
-    largest_bias = int(np.abs(bias.astype(np.int64)).max(initial=0))
-    return 255 * 128 * (weights.size // channels) + largest_bias
+def sum_bound(weights: np.ndarray, bias: np.ndarray, channels: int,
+              idle: tuple[int, ...] = ()) -> int:
+    """The largest |int32 sum| of an int8 layer with `channels` outputs, `idle` ones left
+    out: each product at most 255 (an input less its zero point) x 128, plus the largest
+    bias."""
+    live = np.delete(bias.astype(np.int64), list(idle))
+    return 255 * 128 * (weights.size // channels) + int(np.abs(live).max(initial=0))
+
+
+def per_output(weights: np.ndarray, kind: str) -> np.ndarray:
+    """Each output channel's weights as a row: OHWI for conv2d, [KH, KW, C, M] for
+    depthwise_conv2d (output c * M + m)."""
+    if kind == "conv2d":
+        return weights.reshape(weights.shape[0], -1)
+    return weights.reshape(-1, weights.shape[2] * weights.shape[3]).T
+
+
+def idle_channels(weights: np.ndarray, kind: str) -> tuple[int, ...]:
+    """Output channels whose weights are all 0 (pruned ones): each sum is its bias."""
+    return tuple(int(c) for c in np.flatnonzero(~per_output(weights, kind).any(axis=1)))
 
 
 _WINDOW = re.compile(r"pad = array<i64: (\d+), (\d+), (\d+), (\d+)>, "
@@ -80,9 +95,8 @@ def fold_zero_point(w: Writer, window: tuple[str, tuple, str], kind: str, weight
     bias takes off as for any other).  `window`: the input, its shape, the attributes."""
     x, shape, attrs = window
     *pads, sh, sw, dh, dw = _window(attrs)
-    per_output = (weights.reshape(weights.shape[0], -1).sum(axis=1, dtype=np.int64)
-                  if kind == "conv2d" else weights.sum(axis=(0, 1), dtype=np.int64).reshape(-1))
-    folded = bias.astype(np.int64) - zero_point * per_output
+    sums = per_output(weights, kind).sum(axis=1, dtype=np.int64)
+    folded = bias.astype(np.int64) - zero_point * sums
     if np.abs(folded).max(initial=0) >= 1 << 31:
         return x, shape, attrs, bias
     if any(pads):

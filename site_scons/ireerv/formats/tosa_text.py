@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from ireerv.formats import requant_generic
+from ireerv.formats.tflite_math import quantize_multiplier, tflite_multiply
 
 MLIR_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32", np.dtype(np.int8): "i8",
               np.dtype(np.int16): "i16", np.dtype(np.int64): "i64", np.dtype(np.uint8): "ui8"}
@@ -25,41 +26,6 @@ def ttype(shape: tuple[int, ...], elem: str) -> str:
 
 def _float(value: float) -> str:
     return f"{float(np.float32(value)):.9e}"
-
-
-def quantize_multiplier(real: float) -> tuple[int, int]:
-    """TFLite's QuantizeMultiplier: real = multiplier * 2^(exponent - 31), multiplier in
-    [2^30, 2^31); returns (multiplier, exponent)."""
-    if real == 0:
-        return 0, 0
-    frac, exponent = math.frexp(real)
-    fixed = round(frac * (1 << 31))
-    if fixed == 1 << 31:
-        fixed //= 2
-        exponent += 1
-    if exponent < -31:  # as TFLite: too small to represent, the product is 0
-        return 0, 0
-    if exponent > 30:
-        raise ValueError(f"requantisation scale {real:g} is too large for 32 bits")
-    return fixed, exponent
-
-
-def tflite_multiply(x: int, multiplier: int, exponent: int) -> int:
-    """TFLite's MultiplyByQuantizedMultiplier on one int32 (its double rounding), in Python:
-    what Writer.multiply computes, for tables of it (Writer.multiply_int8)."""
-    x *= 1 << max(exponent, 0)
-    product = x * multiplier
-    nudged = product + ((1 << 30) if product >= 0 else 1 - (1 << 30))
-    high = nudged // (1 << 31) if nudged >= 0 else -(-nudged // (1 << 31))
-    right = max(-exponent, 0)
-    mask = (1 << right) - 1
-    threshold = (mask >> 1) + (1 if high < 0 else 0)
-    return (high >> right) + (1 if (high & mask) > threshold else 0)
-
-
-def round_half_away(value: float) -> int:
-    """TfLiteRound: halves away from zero."""
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
 def window_pads(padding: str, size: int, k: int, s: int, d: int) -> tuple[int, int, int, int]:
@@ -165,17 +131,21 @@ class Writer:
         return self.const(np.array(values, dtype=dtype).reshape((1,) * (rank - 1) + (-1,)))
 
     def to_int8(self, value: str, shape: tuple[int, ...], reals: list[float], zero_point: int,
-                limits: tuple[int, int], fold: bool = True,
+                limits: tuple[int, int], fold: bool = True, fixed: dict[int, int] | None = None,
                 **multiply: int | bool | None) -> str:
         """int32 requantised (multiply) to int8 with its zero point, clamped to `limits`;
         `fold`: the zero point rides in the requantisation's rounding, not an add of its own.
         Where requant_generic applies (a known bound, right shifts only), one op with the
-        same bits and fewer rv32 instructions; otherwise the TOSA ops."""
+        same bits and fewer rv32 instructions; otherwise the TOSA ops.  `fixed`: channels
+        whose int32 is known (channel -> value), left out of the bound."""
         offset = zero_point if fold else 0
         pairs = [quantize_multiplier(r) for r in reals]
-        plan = requant_generic.plan(pairs, zero_point, fold, limits, **multiply)
+        fixed = fixed or {}
+        plan = requant_generic.plan(pairs, zero_point, fold, limits, fixed=fixed, **multiply)
         if plan is not None:
             return self._requantise_generic(value, shape, plan)
+        if fixed and multiply.get("bound") is not None:
+            multiply["bound"] = max(multiply["bound"], *(abs(v) for v in fixed.values()))
         value = self.multiply(value, shape, reals, offset=offset, **multiply)
         return self.saturate(value, shape, zero_point - offset, *limits)
 
