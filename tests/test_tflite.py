@@ -156,9 +156,10 @@ def strided_net(path: Path) -> Path:
 
 
 def pruned_net(path: Path) -> Path:
-    """int8 1x1 CONV_2D (RELU) and DEPTHWISE_CONV_2D with pruned output channels (every
-    weight 0) whose biases are near 2^30, as vww's: each such output is its bias
-    requantised, and the other channels keep the one-op requantisation."""
+    """int8 1x1 CONV_2D (RELU), DEPTHWISE_CONV_2D and a 1x1 CONV_2D of one weight scale
+    with pruned output channels (every weight 0) whose biases are near 2^30, as vww's:
+    each such output is its bias requantised, and the other channels keep the one-op
+    requantisation."""
     g = Graph()
     x = g.tensor("x", (1, 3, 4, 8), I8, scale=0.05, zero_point=-128)
     weights = _rng(13).integers(-127, 128, (6, 1, 1, 8))
@@ -179,7 +180,13 @@ def pruned_net(path: Path) -> Path:
     db = g.tensor("db", (6,), I32, bias, [0.02 * s for s in scales], [0] * 6)
     d = g.tensor("pruned_depthwise", (1, 3, 4, 6), I8, scale=0.03, zero_point=4)
     g.op("DEPTHWISE_CONV_2D", [c, dw, db], [d], padding="SAME", stride=(1, 1), multiplier=1)
-    return save(g, path, [x], [c, d])
+    weights = _rng(17).integers(-127, 128, (3, 1, 1, 6))
+    weights[1] = 0
+    pw = g.tensor("pw", (3, 1, 1, 6), I8, weights.reshape(-1), 0.01, 0)  # one scale for all
+    pb = g.tensor("pb", (3,), I32, [300, (1 << 30) - 7, -200], 0.0003, 0)
+    p = g.tensor("pruned_per_tensor", (1, 3, 4, 3), I8, scale=0.04, zero_point=-7)
+    g.op("CONV_2D", [d, pw, pb], [p], padding="VALID", stride=(1, 1))
+    return save(g, path, [x], [c, d, p])
 
 
 NETS = [int8_net, float_net, quantize_net, pointwise_net, wide_float_net, strided_net,
@@ -366,7 +373,7 @@ def test_convolutions_are_rewritten(tmp_path: Path) -> None:
 def test_pruned_channels_keep_the_one_op_requantisation(tmp_path: Path) -> None:
     """Pruned channels' biases near 2^30 no longer send a layer to the TOSA rescale."""
     text = tflite_tosa.translate(tflite_reader.read(pruned_net(tmp_path / "p.tflite")))
-    assert "tosa.rescale" not in text and text.count("_multipliers: i32") == 2
+    assert "tosa.rescale" not in text and text.count("_multipliers: i32") == 3
 
 
 def test_translation_is_integer_for_int8(tmp_path: Path) -> None:

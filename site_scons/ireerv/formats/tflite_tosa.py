@@ -1,10 +1,9 @@
 """TFLite -> TOSA: the operators of the MLPerf Tiny networks, in f32 and in int8.
 
-Quantised models stay integer: convolutions and fully connected layers
-accumulate int8 x int8 in int32 and requantise as TFLite's own kernels do,
-with an integer multiplier and shift and TFLite's double rounding, written
-with integer TOSA ops (tosa_text.Writer.multiply), so the image matches the
-interpreter bit for bit where TFLite's kernels agree among themselves.
+Quantised models stay integer: convolutions and fully connected layers accumulate int8
+x int8 in int32 and requantise as TFLite's own kernels do, with an integer multiplier
+and shift and TFLite's double rounding, written with integer ops (tosa_text.Writer), so
+the image matches the interpreter bit for bit where TFLite's kernels agree.
 Softmax reads a table of exponentials and divides in integers (LiteRT's int8
 softmax uses a float table): within one step of it (tosa_softmax.py).  Weight-only
 quantised float layers get their weights dequantised here.  An operator or
@@ -162,15 +161,13 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
     acc = "i32" if quant else "f32"
     zp_x, zp_w = (tx.zero_point[0], tw.zero_point[0]) if quant else (0, 0)
     bias_data = _bias_data(ctx, op, channels) if quant else None
-    idle = tosa_layout.idle_channels(weights, kind) if quant else ()
-    bound = (None if bias_data is None
-             else tosa_layout.sum_bound(weights, bias_data, channels, idle))
+    fixed = {} if bias_data is None else tosa_layout.pruned(weights, kind, bias_data)
+    bound = None if bias_data is None else tosa_layout.sum_bound(weights, bias_data, fixed)
     if bias_data is not None and zp_x and not zp_w:
         x, x_shape, attrs, bias_data = tosa_layout.fold_zero_point(
             ctx.w, (x, x_shape, attrs), kind, weights, zp_x, bias_data)
         zp_x = 0
     zx, zw = ctx.w.scalar(zp_x, elem), ctx.w.scalar(zp_w, elem)
-    fixed = {} if bias_data is None else {c: int(bias_data[c]) for c in idle}
     groups = tosa_layout.output_groups(weights) if kind == "conv2d" else 1
     group_bias = bias_data if quant else _bias_data(ctx, op, channels, np.float32)
     if groups > 1 and group_bias is not None:
@@ -193,17 +190,16 @@ def _conv_like(ctx: _Ctx, op: Operator, kind: str, x: str, x_shape: tuple, weigh
 
 def _requantise(ctx: _Ctx, op: Operator, sums: str, shape: tuple, channels: range,
                 bound: int | None, fixed: dict[int, int]) -> str:
-    """TFLite's per-channel requantisation of a convolution's int32 `sums` for output
-    `channels`: in_scale * w_scale[c] / out_scale, in double.  `fixed`: the sum of each
-    channel with no weights (its bias), which `bound` leaves out."""
+    """TFLite's requantisation of a convolution's int32 `sums` for output `channels` (in
+    double, in_scale * w_scale[c] / out_scale); `fixed`: pruned channels' sums."""
     tx, tw, to = ctx.t(op.inputs[0]), ctx.t(op.inputs[1]), ctx.t(op.outputs[0])
-    scales = [tw.scale[c] for c in channels] if len(tw.scale) > 1 else tw.scale[:1]
-    reals = [tx.scale[0] * s / to.scale[0] for s in scales]
+    known = {i: fixed[c] for i, c in enumerate(channels) if c in fixed}
+    each = len(tw.scale) > 1 or known  # a known channel needs columns of its own
+    scales = [tw.scale[c % len(tw.scale)] for c in channels] if each else tw.scale[:1]
     low, high = _int_range(ctx, op, op.outputs[0])
-    return ctx.w.to_int8(sums, shape, reals, to.zero_point[0], (low, high),
-                         fold=not _pooled(ctx, op.outputs[0]), bound=bound,
-                         clamped=low >= to.zero_point[0],
-                         fixed={i: fixed[c] for i, c in enumerate(channels) if c in fixed})
+    return ctx.w.to_int8(sums, shape, [tx.scale[0] * s / to.scale[0] for s in scales],
+                         to.zero_point[0], (low, high), fold=not _pooled(ctx, op.outputs[0]),
+                         bound=bound, clamped=low >= to.zero_point[0], fixed=known)
 
 
 def _pooled(ctx: _Ctx, index: int) -> bool:

@@ -30,13 +30,12 @@ GROUP_BYTES = 32 * 1024
 _CHANNEL_TILE = 64
 
 
-def sum_bound(weights: np.ndarray, bias: np.ndarray, channels: int,
-              idle: tuple[int, ...] = ()) -> int:
-    """The largest |int32 sum| of an int8 layer with `channels` outputs, `idle` ones left
-    out: each product at most 255 (an input less its zero point) x 128, plus the largest
-    bias."""
-    live = np.delete(bias.astype(np.int64), list(idle))
-    return 255 * 128 * (weights.size // channels) + int(np.abs(live).max(initial=0))
+def sum_bound(weights: np.ndarray, bias: np.ndarray, fixed: dict[int, int]) -> int:
+    """The largest |int32 sum| of an int8 layer (a bias for each output) but those of the
+    `fixed` outputs: each product at most 255 (an input less its zero point) x 128, plus
+    the largest bias."""
+    live = np.delete(bias.astype(np.int64), list(fixed))
+    return 255 * 128 * (weights.size // bias.size) + int(np.abs(live).max(initial=0))
 
 
 def per_output(weights: np.ndarray, kind: str) -> np.ndarray:
@@ -47,9 +46,11 @@ def per_output(weights: np.ndarray, kind: str) -> np.ndarray:
     return weights.reshape(-1, weights.shape[2] * weights.shape[3]).T
 
 
-def idle_channels(weights: np.ndarray, kind: str) -> tuple[int, ...]:
-    """Output channels whose weights are all 0 (pruned ones): each sum is its bias."""
-    return tuple(int(c) for c in np.flatnonzero(~per_output(weights, kind).any(axis=1)))
+def pruned(weights: np.ndarray, kind: str, bias: np.ndarray) -> dict[int, int]:
+    """The outputs whose weights are all 0, each with its sum: its bias (whatever the
+    input, and whatever its zero point)."""
+    idle = np.flatnonzero(~per_output(weights, kind).any(axis=1))
+    return {int(c): int(bias[c]) for c in idle}
 
 
 _WINDOW = re.compile(r"pad = array<i64: (\d+), (\d+), (\d+), (\d+)>, "
