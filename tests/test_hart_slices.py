@@ -146,6 +146,20 @@ def test_offsets_in_push_constants_count_from_their_values() -> None:
                             Slice(2, 64, (512, 0, 0), 512))
 
 
+def test_an_assumption_on_one_line_keeps_its_push_constant() -> None:
+    # One operand: IREE prints the assumption on one line (vww's last 1x1 layer, whose
+    # output offset differs between its two dispatches); its binding still gets a range.
+    pushed = ("  %p0 = hal.interface.constant.load layout(#l) ordinal(0) : i32\n"
+              "  %i0 = arith.index_castui %p0 : i32 to index\n"
+              "  %a = util.assume.int %i0[<umin = 2304, umax = 2304, udiv = 2304>, "
+              "<umin = 5760, umax = 5760, udiv = 5760>] : index\n")
+    text = (MATMUL.replace("  %c0 = arith.constant 0 : index\n",
+                           "  %c0 = arith.constant 0 : index\n" + pushed)
+            .replace("binding(2) alignment(64) offset(%c0)", "binding(2) offset(%a)"))
+    entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
+    assert entry.slices[-1] == Slice(2, 0, (512, 0, 0), 512, constant=0)
+
+
 def test_a_subspan_of_another_form_leaves_its_binding_whole() -> None:
     # Several subspans of one binding: one with an offset of unknown form spoils it.
     text = MATMUL.replace(

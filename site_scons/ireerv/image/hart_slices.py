@@ -69,7 +69,8 @@ _PUSH = re.compile(r"^\s*(%\w+) = hal\.interface\.constant\.load .*\bordinal\((\
 _CAST = re.compile(r"^\s*(%\w+) = arith\.index_castui? (%\w+) : i32 to index\s*$", re.M)
 _APPLY = re.compile(r"^\s*(%\w+) = affine\.apply affine_map<\(d0\) -> \(d0(?: \* (\d+))?"
                     r"(?: ([+-]) (\d+))?\)>\((%\w+)\)\s*$", re.M)
-_ASSUME = re.compile(r"^\s*(%\w+)(?::\d+)? = util\.assume\.int(.*?)\n\s*:", re.M | re.S)
+# One operand on one line, or several on lines of their own; either ends at " : index".
+_ASSUME = re.compile(r"^\s*(%\w+)(?::\d+)? = util\.assume\.int(.*?)\s:\s", re.M | re.S)
 
 # Element sizes in bytes (i1 is packed: not handled).
 _BYTES = {"i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "i64": 8, "f64": 8}
