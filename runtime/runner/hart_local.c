@@ -100,6 +100,20 @@ uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
   return i >= 0 ? entries[i].floor : 0;
 }
 
+bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
+                              iree_host_size_t ordinal,
+                              uint32_t binding_count) {
+  const iree_hal_executable_library_v0_t* library =
+      find_library(executable, ordinal);
+  const int i = library ? find_entry(library, ordinal) : -1;
+  if (i < 0 || entries[i].floor || entries[i].mode != RUNNER_LOCAL_MODE_LOCAL) {
+    return false;
+  }
+  const uint32_t all =
+      binding_count >= 32 ? ~0u : (1u << binding_count) - 1u;
+  return (all & ~(entries[i].read_only | entries[i].write_only)) != 0;
+}
+
 #if defined(BSP_HART_LOCAL_ORIGIN) && RUNNER_HART_LOCAL
 
 #define LOCAL_STACK (16 * 1024)

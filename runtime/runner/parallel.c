@@ -507,11 +507,15 @@ static iree_status_t run_small(
 #endif
 
 // A dispatch of several workgroups: on hart 0 alone where its site chose so
-// (HARTS=auto), else shared.
+// (HARTS=auto) or where sharing it would only copy data whole, else shared.
 static __attribute__((noinline)) iree_status_t run_many(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     iree_byte_span_t local_memory, uint32_t total) {
+  if (runner_local_moves_whole(executable, ordinal,
+                               dispatch_state->binding_count)) {
+    return run_whole(executable, ordinal, dispatch_state, local_memory);
+  }
   runner_plan_site_t* site = runner_plan_site(executable, ordinal);
 #if RUNNER_HARTS_AUTO
   if (site && site->harts == 1) {
