@@ -371,9 +371,12 @@ def test_convolutions_are_rewritten(tmp_path: Path) -> None:
 
 
 def test_pruned_channels_keep_the_one_op_requantisation(tmp_path: Path) -> None:
-    """Pruned channels' biases near 2^30 no longer send a layer to the TOSA rescale."""
+    """Pruned channels' biases near 2^30 no longer send a layer to the TOSA rescale; the
+    first layer (2 of 6 channels pruned) computes only its 4 live channels and places the
+    others' numbers; the last (1 of 3) computes all three."""
     text = tflite_tosa.translate(tflite_reader.read(pruned_net(tmp_path / "p.tflite")))
     assert "tosa.rescale" not in text and text.count("_multipliers: i32") == 3
+    assert text.count("tensor.extract") == 1 and "-> tensor<1x3x4x4xi32>" in text
 
 
 def test_translation_is_integer_for_int8(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def _fixed(x: int, pair: tuple[int, int], zero_point: int, limits: tuple[int, in
 def _fits(bound: int, right: list[int], folded: int) -> bool:
     """Whether the high word (|mulh(4x, m)| <= 2 * bound), the nudge and the sign term
     add up inside int32 for every channel."""
-    nudge = max(1 + (1 << e) + (abs(folded) << (e + 1)) for e in right)
+    nudge = max((1 + (1 << e) + (abs(folded) << (e + 1)) for e in right), default=0)
     return 2 * bound + nudge + 2 < 1 << 31
 
 

@@ -15,7 +15,7 @@ from ireerv.formats.tosa_text import Writer, ttype
 
 
 def _unpadded(stride: tuple[int, int], dilation: tuple[int, int]) -> str:
-    """Window attributes without padding (tflite_tosa._window's form)."""
+    """Window attributes without padding (tflite_context.window's form)."""
     return (f"pad = array<i64: 0, 0, 0, 0>, stride = array<i64: {stride[0]}, {stride[1]}>, "
             f"dilation = array<i64: {dilation[0]}, {dilation[1]}>")
 
@@ -27,7 +27,7 @@ POINTWISE = _unpadded((1, 1), (1, 1))
 # the activations; vww's 256x256 layer (64 KiB) did not.
 GROUP_BYTES = 32 * 1024
 # Output channels per workgroup of the tile library's convolutions (bsp/common/iree-tiles.mlir).
-_CHANNEL_TILE = 64
+CHANNEL_TILE = 64
 
 
 def sum_bound(weights: np.ndarray, bias: np.ndarray, fixed: dict[int, int]) -> int:
@@ -147,7 +147,7 @@ def output_groups(weights: np.ndarray) -> int:
     for groups in range(2, channels + 1) if weights.nbytes > GROUP_BYTES else ():
         per = channels // groups
         if (channels % groups == 0 and weights.nbytes // groups <= GROUP_BYTES
-                and (per % _CHANNEL_TILE == 0 or _CHANNEL_TILE % per == 0)):
+                and (per % CHANNEL_TILE == 0 or CHANNEL_TILE % per == 0)):
             return groups
     return 1
 

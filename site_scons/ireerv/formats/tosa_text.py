@@ -68,10 +68,11 @@ class Writer:
         name = self.fresh()
         attr = f" {{{attrs}}}" if attrs else ""
         self.lines.append(f"    {name} = tosa.{text} {', '.join(operands)}{attr} : "
-                          f"({', '.join(types)}) -> {result}{self._loc()}")
+                          f"({', '.join(types)}) -> {result}{self.loc()}")
         return name
 
-    def _loc(self) -> str:
+    def loc(self) -> str:
+        """The location suffix of the op being written (its layer), or nothing."""
         if not self.location:
             return ""
         return ' loc("' + self.location.replace("\\", "\\\\").replace('"', '\\"') + '")'
@@ -159,7 +160,7 @@ class Writer:
                 const = self.const(np.array(values, dtype=np.int32))
                 tables[column] = (const, self._type_of(const))
         name = self.fresh()
-        self.lines += requant_generic.lines(name, value, shape, plan, tables, self._loc())
+        self.lines += requant_generic.lines(name, value, shape, plan, tables, self.loc())
         return self.op("cast", [name], [ttype(shape, "i32")], ttype(shape, "i8"))
 
     def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
