@@ -1,6 +1,6 @@
 // Tuned kernel configurations of vww on cluster4, written by `scons tune` (budget 8).
 // Each matcher takes one dispatch at exactly its loop bounds; the board's library
-// configures every other op.  One call: 33,423,351 cycles untuned, 30,613,136 tuned.
+// configures every other op.  One call: 19,653,048 cycles untuned, 18,107,484 tuned.
 // Every candidate and its cycles: cluster4.json beside this file.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%op: !transform.any_op {transform.readonly},
@@ -48,7 +48,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
-  // conv_2d_nhwc_hwcf_1x3x3x128x1x2x128_i8xi8xi32: workgroup 0x3x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
+  // conv_2d_nhwc_hwcf_1x3x3x24x1x2x128_i8xi8xi32: workgroup 0x3x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
   transform.named_sequence @tuned_1(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
@@ -65,7 +65,7 @@ module attributes {transform.with_named_sequence} {
       %v2 = transform.param.constant 3 : i64 -> !transform.param<i64>
       transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
       %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %v3 = transform.param.constant 128 : i64 -> !transform.param<i64>
+      %v3 = transform.param.constant 24 : i64 -> !transform.param<i64>
       transform.match.param.cmpi eq %d3, %v3 : !transform.param<i64>
       %d4 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
       %v4 = transform.param.constant 1 : i64 -> !transform.param<i64>
@@ -87,7 +87,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
-  // conv_2d_nhwc_hwcf_1x3x3x256x1x2x64_i8xi8xi32: workgroup 0x3x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
+  // conv_2d_nhwc_hwcf_1x3x3x32x1x2x64_i8xi8xi32: workgroup 0x3x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
   transform.named_sequence @tuned_2(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
@@ -104,7 +104,7 @@ module attributes {transform.with_named_sequence} {
       %v2 = transform.param.constant 3 : i64 -> !transform.param<i64>
       transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
       %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %v3 = transform.param.constant 256 : i64 -> !transform.param<i64>
+      %v3 = transform.param.constant 32 : i64 -> !transform.param<i64>
       transform.match.param.cmpi eq %d3, %v3 : !transform.param<i64>
       %d4 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
       %v4 = transform.param.constant 1 : i64 -> !transform.param<i64>
@@ -126,8 +126,164 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
-  // conv_2d_nhwc_hwcf_1x6x6x128x1x2x32_i8xi8xi32: workgroup 0x1x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
+  // conv_2d_nhwc_hwcf_1x6x6x20x1x2x64_i8xi8xi32: workgroup 0x6x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
   transform.named_sequence @tuned_3(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %v0 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d0, %v0 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %v1 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d1, %v1 : !transform.param<i64>
+      %d2 = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %v2 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
+      %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %v3 = transform.param.constant 20 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d3, %v3 : !transform.param<i64>
+      %d4 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %v4 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d4, %v4 : !transform.param<i64>
+      %d5 = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      %v5 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d5, %v5 : !transform.param<i64>
+      %d6 = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
+      %v6 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d6, %v6 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 6, 0, 64, 0, 0, 0],
+          vector_common_parallel = [1, 1, 3, 4, 0, 0, 0],
+          vector_reduction = [0, 0, 0, 0, 1, 2, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
+  // conv_2d_nhwc_hwcf_1x6x6x28x1x2x64_i8xi8xi32: workgroup 0x1x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
+  transform.named_sequence @tuned_4(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %v0 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d0, %v0 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %v1 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d1, %v1 : !transform.param<i64>
+      %d2 = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %v2 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
+      %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %v3 = transform.param.constant 28 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d3, %v3 : !transform.param<i64>
+      %d4 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %v4 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d4, %v4 : !transform.param<i64>
+      %d5 = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      %v5 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d5, %v5 : !transform.param<i64>
+      %d6 = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
+      %v6 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d6, %v6 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0, 0],
+          vector_common_parallel = [1, 1, 3, 4, 0, 0, 0],
+          vector_reduction = [0, 0, 0, 0, 1, 2, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
+  // conv_2d_nhwc_hwcf_1x6x6x32x1x2x64_i8xi8xi32: workgroup 0x6x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
+  transform.named_sequence @tuned_5(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %v0 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d0, %v0 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %v1 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d1, %v1 : !transform.param<i64>
+      %d2 = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %v2 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
+      %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %v3 = transform.param.constant 32 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d3, %v3 : !transform.param<i64>
+      %d4 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %v4 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d4, %v4 : !transform.param<i64>
+      %d5 = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      %v5 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d5, %v5 : !transform.param<i64>
+      %d6 = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
+      %v6 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d6, %v6 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 6, 0, 64, 0, 0, 0],
+          vector_common_parallel = [1, 1, 3, 4, 0, 0, 0],
+          vector_reduction = [0, 0, 0, 0, 1, 2, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
+  // conv_2d_nhwc_hwcf_1x6x6x60x1x2x64_i8xi8xi32: workgroup 0x1x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
+  transform.named_sequence @tuned_6(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %v0 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d0, %v0 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %v1 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d1, %v1 : !transform.param<i64>
+      %d2 = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %v2 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
+      %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %v3 = transform.param.constant 60 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d3, %v3 : !transform.param<i64>
+      %d4 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %v4 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d4, %v4 : !transform.param<i64>
+      %d5 = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      %v5 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d5, %v5 : !transform.param<i64>
+      %d6 = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
+      %v6 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d6, %v6 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0, 0],
+          vector_common_parallel = [1, 1, 3, 4, 0, 0, 0],
+          vector_reduction = [0, 0, 0, 0, 1, 2, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
+  // conv_2d_nhwc_hwcf_1x6x6x128x1x2x32_i8xi8xi32: workgroup 0x6x0x64x0x0x0, parallel 1x1x6x2x0x0x0, reduction 0x0x0x0x1x1x2
+  transform.named_sequence @tuned_7(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -157,55 +313,16 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     %config = transform.param.constant #iree_codegen.compilation_info<
-      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0, 0],
-          vector_common_parallel = [1, 1, 3, 4, 0, 0, 0],
-          vector_reduction = [0, 0, 0, 0, 1, 2, 1]>,
-      translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
-        -> !transform.any_param
-    transform.yield %m, %config : !transform.any_op, !transform.any_param
-  }
-
-  // conv_2d_nhwc_hwcf_1x6x6x128x1x2x64_i8xi8xi32: workgroup 0x6x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
-  transform.named_sequence @tuned_4(%op: !transform.any_op {transform.readonly})
-      -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
-    %m = transform.match.structured failures(propagate) %op
-        : (!transform.any_op) -> !transform.any_op {
-    ^bb0(%s: !transform.any_op):
-      %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
-      %v0 = transform.param.constant 1 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %d0, %v0 : !transform.param<i64>
-      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
-      %v1 = transform.param.constant 6 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %d1, %v1 : !transform.param<i64>
-      %d2 = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
-      %v2 = transform.param.constant 6 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
-      %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
-      %v3 = transform.param.constant 128 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %d3, %v3 : !transform.param<i64>
-      %d4 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
-      %v4 = transform.param.constant 1 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %d4, %v4 : !transform.param<i64>
-      %d5 = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
-      %v5 = transform.param.constant 2 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %d5, %v5 : !transform.param<i64>
-      %d6 = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
-      %v6 = transform.param.constant 64 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %d6, %v6 : !transform.param<i64>
-      transform.match.structured.yield %s : !transform.any_op
-    }
-    %config = transform.param.constant #iree_codegen.compilation_info<
       lowering_config = #iree_cpu.lowering_config<distribution = [0, 6, 0, 64, 0, 0, 0],
-          vector_common_parallel = [1, 1, 3, 4, 0, 0, 0],
-          vector_reduction = [0, 0, 0, 0, 1, 2, 1]>,
+          vector_common_parallel = [1, 1, 6, 2, 0, 0, 0],
+          vector_reduction = [0, 0, 0, 0, 1, 1, 2]>,
       translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
         -> !transform.any_param
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
   // conv_2d_nhwc_hwcf_1x12x12x64x1x2x16_i8xi8xi32: workgroup 0x1x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
-  transform.named_sequence @tuned_5(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_8(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -244,7 +361,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // conv_2d_nhwc_hwcf_1x12x12x64x1x2x32_i8xi8xi32: workgroup 0x1x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
-  transform.named_sequence @tuned_6(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_9(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -283,7 +400,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // conv_2d_nhwc_hwcf_1x24x24x32x1x2x8_i8xi8xi32: workgroup 0x1x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
-  transform.named_sequence @tuned_7(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_10(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -322,7 +439,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // conv_2d_nhwc_hwcf_1x24x24x32x1x2x16_i8xi8xi32: workgroup 0x1x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
-  transform.named_sequence @tuned_8(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_11(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -360,8 +477,47 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
+  // conv_2d_nhwc_hwcf_1x48x48x16x1x2x4_i8xi8xi32: workgroup 0x1x0x64x0x0x0, parallel 1x1x3x4x0x0x0, reduction 0x0x0x0x1x2x1
+  transform.named_sequence @tuned_12(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %v0 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d0, %v0 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %v1 = transform.param.constant 48 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d1, %v1 : !transform.param<i64>
+      %d2 = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %v2 = transform.param.constant 48 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d2, %v2 : !transform.param<i64>
+      %d3 = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %v3 = transform.param.constant 16 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d3, %v3 : !transform.param<i64>
+      %d4 = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %v4 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d4, %v4 : !transform.param<i64>
+      %d5 = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      %v5 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d5, %v5 : !transform.param<i64>
+      %d6 = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
+      %v6 = transform.param.constant 4 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d6, %v6 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0, 0],
+          vector_common_parallel = [1, 1, 3, 4, 0, 0, 0],
+          vector_reduction = [0, 0, 0, 0, 1, 2, 1]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
   // depthwise_conv_2d_nhwc_hwc_1x3x3x128x3x3_i8xi8xi32: workgroup 0x3x0x64x0x0, parallel 1x1x3x2x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_9(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_13(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -396,8 +552,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
-  // depthwise_conv_2d_nhwc_hwc_1x3x3x256x3x3_i8xi8xi32: workgroup 0x3x0x64x0x0, parallel 1x1x3x2x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_10(%op: !transform.any_op {transform.readonly})
+  // depthwise_conv_2d_nhwc_hwc_1x3x3x256x3x3_i8xi8xi32: workgroup 0x1x0x64x0x0, parallel 1x1x3x2x0x0, reduction 0x0x0x0x1x3
+  transform.named_sequence @tuned_14(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -424,7 +580,7 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     %config = transform.param.constant #iree_codegen.compilation_info<
-      lowering_config = #iree_cpu.lowering_config<distribution = [0, 3, 0, 64, 0, 0],
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0],
           vector_common_parallel = [1, 1, 3, 2, 0, 0],
           vector_reduction = [0, 0, 0, 0, 1, 3]>,
       translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
@@ -433,7 +589,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // depthwise_conv_2d_nhwc_hwc_1x6x6x64x3x3_i8xi8xi32: workgroup 0x6x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_11(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_15(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -468,8 +624,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
-  // depthwise_conv_2d_nhwc_hwc_1x6x6x128x3x3_i8xi8xi32: workgroup 0x1x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_12(%op: !transform.any_op {transform.readonly})
+  // depthwise_conv_2d_nhwc_hwc_1x6x6x128x3x3_i8xi8xi32: workgroup 0x6x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
+  transform.named_sequence @tuned_16(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -496,7 +652,7 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     %config = transform.param.constant #iree_codegen.compilation_info<
-      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0],
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 6, 0, 64, 0, 0],
           vector_common_parallel = [1, 1, 6, 1, 0, 0],
           vector_reduction = [0, 0, 0, 0, 1, 3]>,
       translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
@@ -504,8 +660,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
-  // depthwise_conv_2d_nhwc_hwc_1x12x12x32x3x3_i8xi8xi32: workgroup 0x12x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_13(%op: !transform.any_op {transform.readonly})
+  // depthwise_conv_2d_nhwc_hwc_1x12x12x32x3x3_i8xi8xi32: workgroup 0x1x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
+  transform.named_sequence @tuned_17(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -532,7 +688,7 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     %config = transform.param.constant #iree_codegen.compilation_info<
-      lowering_config = #iree_cpu.lowering_config<distribution = [0, 12, 0, 64, 0, 0],
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0],
           vector_common_parallel = [1, 1, 6, 1, 0, 0],
           vector_reduction = [0, 0, 0, 0, 1, 3]>,
       translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
@@ -541,7 +697,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // depthwise_conv_2d_nhwc_hwc_1x12x12x64x3x3_i8xi8xi32: workgroup 0x12x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_14(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_18(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -576,8 +732,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
-  // depthwise_conv_2d_nhwc_hwc_1x24x24x16x3x3_i8xi8xi32: workgroup 0x24x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_15(%op: !transform.any_op {transform.readonly})
+  // depthwise_conv_2d_nhwc_hwc_1x24x24x16x3x3_i8xi8xi32: workgroup 0x1x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
+  transform.named_sequence @tuned_19(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -604,7 +760,7 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     %config = transform.param.constant #iree_codegen.compilation_info<
-      lowering_config = #iree_cpu.lowering_config<distribution = [0, 24, 0, 64, 0, 0],
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 0, 64, 0, 0],
           vector_common_parallel = [1, 1, 6, 1, 0, 0],
           vector_reduction = [0, 0, 0, 0, 1, 3]>,
       translation_info = #iree_codegen.translation_info<pipeline = CPUConvTileAndDecomposeExpert>>
@@ -613,7 +769,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // depthwise_conv_2d_nhwc_hwc_1x24x24x32x3x3_i8xi8xi32: workgroup 0x24x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_16(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_20(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -649,7 +805,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // depthwise_conv_2d_nhwc_hwc_1x48x48x8x3x3_i8xi8xi32: workgroup 0x48x0x64x0x0, parallel 1x1x6x1x0x0, reduction 0x0x0x0x1x3
-  transform.named_sequence @tuned_17(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @tuned_21(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %m = transform.match.structured failures(propagate) %op
@@ -704,7 +860,11 @@ module attributes {transform.with_named_sequence} {
         @tuned_14 -> @apply_op_config,
         @tuned_15 -> @apply_op_config,
         @tuned_16 -> @apply_op_config,
-        @tuned_17 -> @apply_op_config
+        @tuned_17 -> @apply_op_config,
+        @tuned_18 -> @apply_op_config,
+        @tuned_19 -> @apply_op_config,
+        @tuned_20 -> @apply_op_config,
+        @tuned_21 -> @apply_op_config
       : (!transform.any_op) -> !transform.any_op
     transform.yield %res : !transform.any_op
   }
