@@ -16,7 +16,7 @@ from collections.abc import Collection
 
 import numpy as np
 
-from ireerv.formats.tflite_math import quantize_multiplier, tflite_multiply
+from ireerv.formats.tflite_math import quantize_multiplier, requantise
 from ireerv.formats.tosa_layout import CHANNEL_TILE
 from ireerv.formats.tosa_text import Writer
 
@@ -39,9 +39,7 @@ def pruned_outputs(biases: dict[int, int], reals: dict[int, float], zero_point: 
                    limits: tuple[int, int]) -> dict[int, int]:
     """Each pruned channel's int8 output: its bias requantised as TFLite does (`reals`:
     in_scale * w_scale[c] / out_scale), plus the zero point, clamped to `limits`."""
-    low, high = limits
-    return {c: min(max(tflite_multiply(bias, *quantize_multiplier(reals[c])) + zero_point,
-                       low), high)
+    return {c: requantise(bias, quantize_multiplier(reals[c]), zero_point, limits)
             for c, bias in biases.items()}
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ireerv.formats.tflite_math import tflite_multiply
+from ireerv.formats.tflite_math import requantise
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,7 @@ def _fixed(x: int, pair: tuple[int, int], zero_point: int, limits: tuple[int, in
     """(multiplier, nudge, shift) of a channel whose x is known: 0, and a nudge that the
     shift by 1 and the add of `after` turn into TFLite's result (the sign term, there when
     not `clamped`, taken off)."""
-    low, high = limits
-    result = min(max(tflite_multiply(x, *pair) + zero_point, low), high)
+    result = requantise(x, pair, zero_point, limits)
     sign = 0 if clamped else 2 * (x >> 31)
     return 0, 2 * (result - after) - sign, 1
 

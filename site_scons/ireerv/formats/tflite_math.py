@@ -36,6 +36,14 @@ def tflite_multiply(x: int, multiplier: int, exponent: int) -> int:
     return (high >> right) + (1 if (high & mask) > threshold else 0)
 
 
+def requantise(x: int, pair: tuple[int, int], zero_point: int, limits: tuple[int, int]
+               ) -> int:
+    """TFLite's int8 result for one int32 sum: multiplied by (multiplier, exponent) `pair`,
+    plus the output zero point, clamped to `limits`."""
+    low, high = limits
+    return min(max(tflite_multiply(x, *pair) + zero_point, low), high)
+
+
 def round_half_away(value: float) -> int:
     """TfLiteRound: halves away from zero."""
     return int(math.copysign(math.floor(abs(value) + 0.5), value))

@@ -69,15 +69,21 @@ def _requantise(ctx: Context, op: Operator, sums: str, shape: tuple, channels: r
     """TFLite's requantisation of a convolution's int32 `sums` for output `channels` (in
     double, in_scale * w_scale[c] / out_scale); `fixed`: pruned channels' sums; `rows`:
     the layer's channel at each position (as conv_like's)."""
-    tx, tw, to = ctx.t(op.inputs[0]), ctx.t(op.inputs[1]), ctx.t(op.outputs[0])
+    to = ctx.t(op.outputs[0])
     known = {i: fixed[c] for i, c in enumerate(channels) if c in fixed}
-    each = len(tw.scale) > 1 or known  # a known channel needs columns of its own
-    scales = [tw.scale[(rows[c] if rows else c) % len(tw.scale)] for c in channels] \
-        if each else tw.scale[:1]
+    each = len(ctx.t(op.inputs[1]).scale) > 1 or known  # a known channel: its own columns
+    reals = _reals(ctx, op, [rows[c] if rows else c for c in channels] if each else [0])
     low, high = context.int_range(ctx, op, op.outputs[0])
-    return ctx.w.to_int8(sums, shape, [tx.scale[0] * s / to.scale[0] for s in scales],
+    return ctx.w.to_int8(sums, shape, reals,
                          to.zero_point[0], (low, high), fold=not _pooled(ctx, op.outputs[0]),
                          bound=bound, clamped=low >= to.zero_point[0], fixed=known)
+
+
+def _reals(ctx: Context, op: Operator, channels: list[int]) -> list[float]:
+    """The requantisation scales of a convolution's output `channels`, in double:
+    in_scale * w_scale[c] / out_scale (TFLite's)."""
+    tx, tw, to = ctx.t(op.inputs[0]), ctx.t(op.inputs[1]), ctx.t(op.outputs[0])
+    return [tx.scale[0] * tw.scale[c % len(tw.scale)] / to.scale[0] for c in channels]
 
 
 def _pooled(ctx: Context, index: int) -> bool:
@@ -114,10 +120,9 @@ def _without_pruned(ctx: Context, op: Operator, window: tuple[str, tuple, str],
         return None
     part = (*out[:-1], len(rows))
     value = _conv_like(ctx, op, "conv2d", *window[:2], weights[rows], window[2], part, rows)
-    tx, tw, to = ctx.t(op.inputs[0]), ctx.t(op.inputs[1]), ctx.t(op.outputs[0])
     skipped = {c: pruned[c] for c in sorted(set(pruned) - set(rows))}
-    reals = {c: tx.scale[0] * tw.scale[c % len(tw.scale)] / to.scale[0] for c in skipped}
-    numbers = pruned_outputs.pruned_outputs(skipped, reals, to.zero_point[0],
+    reals = dict(zip(skipped, _reals(ctx, op, list(skipped)), strict=True))
+    numbers = pruned_outputs.pruned_outputs(skipped, reals, ctx.t(op.outputs[0]).zero_point[0],
                                             context.int_range(ctx, op, op.outputs[0]))
     positions = {c: i for i, c in enumerate(rows)}
     return pruned_outputs.place(ctx.w, (value, part), out,
