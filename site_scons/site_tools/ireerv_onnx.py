@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.formats import onnx_import as import_logic
+from ireerv.formats import logic_files
 from ireerv.formats.base import Model
 from ireerv.formats.onnx_import import LOWERING, TARGET_OPSET, OnnxError, import_model, outputs
 from ireerv.inputs import identity
@@ -43,8 +43,8 @@ def onnx_import(env, model: Model) -> list:
     # it is raised to, the lowering, and the importer (the compiler wheel).
     key = env.Value(f"{sorted(source.dims)} opset {TARGET_OPSET} {LOWERING} "
                     f"{identity.compiler(env['LOCK'])}")
-    # The import's logic is a source too: a change to it re-imports.
-    return env.OnnxImportFile(str(model.mlir), [str(source.path), key, import_logic.__file__],
+    # The import's logic is a source too: a change to any of its modules re-imports.
+    return env.OnnxImportFile(str(model.mlir), [str(source.path), key, *logic_files()],
                               _ONNX_SOURCE=source)
 
 

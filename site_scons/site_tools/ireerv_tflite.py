@@ -1,22 +1,14 @@
 """TFLite models translated to TOSA inside the build.
 
 Adds env.TfliteImport(model) -> the TOSA MLIR node.  The logic is in
-ireerv.formats.tflite_format, tflite_reader and tflite_tosa.
+ireerv.formats (tflite_format, tflite_reader, tflite_tosa and their helpers).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.formats import (
-    tflite_format,
-    tflite_reader,
-    tflite_tosa,
-    tosa_layout,
-    tosa_pool,
-    tosa_softmax,
-    tosa_text,
-)
+from ireerv.formats import logic_files, tflite_format
 from ireerv.formats.base import Model
 from ireerv.formats.tflite_reader import TfliteError
 from ireerv.util.scons import build_error, short_action
@@ -37,10 +29,8 @@ def generate(env) -> None:
 
 def tflite_import(env, model: Model) -> list:
     """The TOSA of a TFLite model, written by the translator."""
-    # The translator's modules are sources too: a change to them re-translates.
-    logic = [m.__file__ for m in (tflite_format, tflite_reader, tflite_tosa, tosa_layout,
-                                  tosa_pool, tosa_softmax, tosa_text)]
-    return env.TfliteImportFile(str(model.mlir), [str(model.source), *logic])
+    # The translator's modules are sources too: a change to any re-translates.
+    return env.TfliteImportFile(str(model.mlir), [str(model.source), *logic_files()])
 
 
 def exists(env) -> bool:
