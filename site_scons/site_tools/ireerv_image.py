@@ -16,7 +16,6 @@ from ireerv.boards import Board
 from ireerv.boards.board import CODE_LAYOUT_FLAGS
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
-    dispatch_names,
     hart_local,
     hart_slices,
     inline_hal,
@@ -40,6 +39,7 @@ from ireerv.size.text import format_summary
 from ireerv.targets import Target
 from ireerv.tune import spec
 from ireerv.util.scons import build_error, short_action, user_error, write_value
+from ireerv.util.sources import module_files
 
 RUNNER_SOURCE = iree_build.RUNNER_DIR / "runner.c"
 RODATA_BLOB = "model_rodata.bin"  # the program's large constants (image/rodata.py)
@@ -219,6 +219,7 @@ def _merged_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
                           [str(PROJECT_ROOT / board.iree.library), *(str(f) for f, _ in overlays)],
                           short_action(_merge_tiles, varlist=["OVERLAY_PREFIXES", "SEVERAL_HARTS"]),
                           OVERLAY_PREFIXES=[p for _, p in overlays], SEVERAL_HARTS=harts > 1)[0]
+    benv.Depends(merged, module_files(spec))  # how the overlays merge
     return Path(merged.abspath).relative_to(PROJECT_ROOT).as_posix()  # as the flag names it
 
 
@@ -252,6 +253,9 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         f"{idir}/model_module.h", mlir, COMPILED_MODEL=model)
     libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]
     renv.Depends([module_h, kernel_o, kernel_h], libraries)  # the transform library
+    # The code that compiles and splits out the constants, and that writes the data.
+    renv.Depends([module_h, kernel_o, kernel_h, shares_h, blob],
+                 module_files(iree_compile, rodata))
     module_c = renv.Command(
         f"{idir}/model_module.c", renv.Value(runner_data.module_impl_source("model_module.h")),
         short_action(write_value))
@@ -260,6 +264,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         [kernel_h, renv.Value(f"{module} {model.function} {benv['REPEAT']} "
                               f"{layout.inputs_digest(model, size)}")],
         short_action(_model_data), MODEL_SPEC=model, MODEL_SIZE=size, MODULE_NAME=module)
+    renv.Depends(data_c, module_files(runner_data))
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[
         ("RUNNER_HARTS", harts), *([("RUNNER_HARTS_AUTO", 1)] if benv.get("HARTS_AUTO") else []),
         *([("RUNNER_INLINE_HAL", 1)] if inline else [])])
@@ -273,7 +278,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     extra = renv.Command(f"{idir}/{warm_up.HEADER}", module_h, short_action(
         lambda target, source, env: warm_up.write_header(Path(str(source[0])),
                                                          Path(str(target[0])))))
-    renv.Depends(extra, warm_up.__file__)  # the rule itself
+    renv.Depends(extra, module_files(warm_up))  # the rule itself
     if harts > 1:
         extra += _hart_local_check(renv, idir, mlir, kernel_o)
         sources += [("hart_local", str(HART_LOCAL_SOURCE)), ("hart_plan", str(HART_PLAN_SOURCE))]
@@ -298,8 +303,7 @@ def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
     header = renv.Command(target, [mlir, kernel_o, *softfloat, *renv["BSP_OBJECTS"]],
                           short_action(_write_hart_local_check),
                           SOFTFLOAT_COUNT=len(softfloat))
-    renv.Depends(header, [hart_local.__file__, hart_slices.__file__,  # the rules themselves
-                         dispatch_names.__file__])
+    renv.Depends(header, module_files(hart_local, iree_compile, inline_hal))  # the rules
     # The flags the check compiles with: the kernel object alone may not change with them.
     renv.Depends(header, renv.Value(" ".join(renv["IREE_FLAGS"])))
     return header

@@ -16,6 +16,7 @@ from ireerv.formats.base import Model, ModelError
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.util.scons import build_error, short_action
+from ireerv.util.sources import module_files
 
 
 def _lower(target, source, env):
@@ -30,8 +31,8 @@ def mlir_lower(env, model: Model) -> list:
     # Beyond the file: the entry and its C name, the lowering, the compiler, and the logic.
     key = env.Value(f"{model.origin} {model.function} {mlir_reflect.LOWERING} "
                     f"{identity.compiler(env['LOCK'])}")
-    return env.Command(str(model.mlir), [str(model.source), key, importer_mlir.__file__,
-                                         mlir_reflect.__file__],
+    return env.Command(str(model.mlir), [str(model.source), key,
+                                         *module_files(importer_mlir, mlir_reflect)],
                        short_action(_lower, "LOWER"), _MODEL=model)
 
 
@@ -47,7 +48,7 @@ def mlir_specialize(env, model: Model, size: int | None, mlir, folder: str) -> l
     shapes = importer_mlir.input_shapes(model, size)
     key = env.Value(f"{model.function} {shapes} {identity.compiler(env['LOCK'])}")
     return env.Command(f"{folder}/model_static.mlir",
-                       [mlir, key, importer_mlir.__file__, mlir_reflect.__file__],
+                       [mlir, key, *module_files(importer_mlir, mlir_reflect)],
                        short_action(_specialize, "SHAPES"), _MODEL=model, _SHAPES=shapes)
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.formats import logic_files
+from ireerv.formats import onnx_import as import_logic
 from ireerv.formats.base import Model
 from ireerv.formats.onnx_import import LOWERING, TARGET_OPSET, OnnxError, import_model, outputs
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.util.scons import build_error, short_action
+from ireerv.util.sources import module_files
 
 
 def _emitter(target, source, env):
@@ -44,7 +45,8 @@ def onnx_import(env, model: Model) -> list:
     key = env.Value(f"{sorted(source.dims)} opset {TARGET_OPSET} {LOWERING} "
                     f"{identity.compiler(env['LOCK'])}")
     # The import's logic is a source too: a change to any of its modules re-imports.
-    return env.OnnxImportFile(str(model.mlir), [str(source.path), key, *logic_files()],
+    return env.OnnxImportFile(str(model.mlir), [str(source.path), key,
+                                                         *module_files(import_logic)],
                               _ONNX_SOURCE=source)
 
 

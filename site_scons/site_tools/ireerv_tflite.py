@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.formats import logic_files, tflite_format
+from ireerv.formats import tflite_format
 from ireerv.formats.base import Model
 from ireerv.formats.tflite_reader import TfliteError
 from ireerv.util.scons import build_error, short_action
+from ireerv.util.sources import module_files
 
 
 def _import(target, source, env):
@@ -30,7 +31,8 @@ def generate(env) -> None:
 def tflite_import(env, model: Model) -> list:
     """The TOSA of a TFLite model, written by the translator."""
     # The translator's modules are sources too: a change to any re-translates.
-    return env.TfliteImportFile(str(model.mlir), [str(model.source), *logic_files()])
+    return env.TfliteImportFile(str(model.mlir), [str(model.source),
+                                                 *module_files(tflite_format)])
 
 
 def exists(env) -> bool:

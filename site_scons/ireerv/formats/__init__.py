@@ -29,13 +29,6 @@ def model_format(name: str) -> ModelFormat:
     return next(f for f in FORMATS if f.name == name)
 
 
-def logic_files() -> list[str]:
-    """This package's modules, sorted: the sources of every import and translation, so
-    that a change to any of them (a helper module included) imports again.  Unchanged
-    output bytes rebuild nothing further: the build compares contents."""
-    return sorted(str(p) for p in Path(__file__).parent.glob("*.py"))
-
-
 def list_models() -> list[str]:
     return sorted(p.parent.name for p in MODELS_DIR.glob("*/model.toml"))
 
