@@ -16,8 +16,6 @@ from ireerv.boards import Board
 from ireerv.boards.board import CODE_LAYOUT_FLAGS
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import (
-    hart_local,
-    hart_slices,
     inline_hal,
     iree_build,
     iree_compile,
@@ -252,19 +250,17 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     module_h, kernel_o, kernel_h, shares_h, blob = renv.IreeCompile(
         f"{idir}/model_module.h", mlir, COMPILED_MODEL=model)
     libraries = [str(p) for p in iree_compile.library_files(renv["IREE_FLAGS"])]
-    renv.Depends([module_h, kernel_o, kernel_h], libraries)  # the transform library
-    # The code that compiles and splits out the constants, and that writes the data.
+    # The transform library, and our code that compiles and splits out the constants.
     renv.Depends([module_h, kernel_o, kernel_h, shares_h, blob],
-                 module_files(iree_compile, rodata))
+                 [*libraries, *module_files(iree_compile, rodata)])
     module_c = renv.Command(
         f"{idir}/model_module.c", renv.Value(runner_data.module_impl_source("model_module.h")),
         short_action(write_value))
     data_c = renv.Command(
         f"{idir}/model_data.c",
         [kernel_h, renv.Value(f"{module} {model.function} {benv['REPEAT']} "
-                              f"{layout.inputs_digest(model, size)}")],
+                              f"{layout.inputs_digest(model, size)}"), *module_files(runner_data)],
         short_action(_model_data), MODEL_SPEC=model, MODEL_SIZE=size, MODULE_NAME=module)
-    renv.Depends(data_c, module_files(runner_data))
     renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[
         ("RUNNER_HARTS", harts), *([("RUNNER_HARTS_AUTO", 1)] if benv.get("HARTS_AUTO") else []),
         *([("RUNNER_INLINE_HAL", 1)] if inline else [])])
@@ -280,7 +276,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
                                                          Path(str(target[0])))))
     renv.Depends(extra, module_files(warm_up))  # the rule itself
     if harts > 1:
-        extra += _hart_local_check(renv, idir, mlir, kernel_o)
+        extra += renv.HartLocalCheck(idir, mlir, kernel_o)
         sources += [("hart_local", str(HART_LOCAL_SOURCE)), ("hart_plan", str(HART_PLAN_SOURCE))]
     objects, envs = [], {}
     for name, src in sources:
@@ -290,45 +286,6 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
         objects += obj
     objects += renv.TrimmedHalObjects(idir, module_h, runtime_libs, inline)
     return [*objects, kernel_o], mlir
-
-
-def _hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
-    """hart_local_check.h: may harts 1.. run the kernels from their own scratchpads, and how?"""
-    board: Board = renv["BOARD_SPEC"]
-    target = f"{idir}/{hart_local.HEADER}"
-    if not any(r.per_hart for r in board.memory):
-        text = renv.Value(hart_local.header("the board has no per-hart memory"))
-        return renv.Command(target, text, short_action(write_value))
-    softfloat = renv["SOFTFLOAT_OBJECTS"]
-    header = renv.Command(target, [mlir, kernel_o, *softfloat, *renv["BSP_OBJECTS"]],
-                          short_action(_write_hart_local_check),
-                          SOFTFLOAT_COUNT=len(softfloat))
-    renv.Depends(header, module_files(hart_local, iree_compile, inline_hal))  # the rules
-    # The flags the check compiles with: the kernel object alone may not change with them.
-    renv.Depends(header, renv.Value(" ".join(renv["IREE_FLAGS"])))
-    return header
-
-
-def _write_hart_local_check(target, source, env):
-    try:
-        objects = [Path(str(s)) for s in source[2:]]
-        count = env["SOFTFLOAT_COUNT"]
-        kernel = Path(str(source[1]))
-        checks = hart_local.check_entries(kernel, objects[:count], objects[count:])
-        order = hart_local.export_order(kernel)
-        reason, word_stores = hart_local.summary(checks)
-        entries = slices = None
-        if any(c.reason is None for c in checks.values()):
-            compiler, mlir = _iree_compile_path(env), Path(str(source[0]))
-            flags = inline_hal.phases_flags(env["IREE_FLAGS"])
-            sources = iree_compile.executable_sources(compiler, flags, mlir)
-            entries = hart_local.entry_bindings(sources)
-            slices = hart_slices.entry_slices(iree_compile.distributed_ir(
-                compiler, flags, mlir, hart_slices.PASS))
-    except (hart_local.HartLocalError, iree_compile.CompileError, FetchError) as err:
-        build_error(err)
-    Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries, slices, checks,
-                                                      order))
 
 
 def _plain_c_objects(benv, model: Model, size: int | None, idir: str, harts: int) -> list:
@@ -393,6 +350,7 @@ def generate(env) -> None:
     env.Tool("ireerv_softfloat")
     env.Tool("ireerv_runtime")  # IREE's bare-metal runtime for each board's flags
     env.Tool("ireerv_trimmed_hal")  # its HAL module and device, per image
+    env.Tool("ireerv_hart_check")  # may harts 1.. run the kernels from their scratchpads?
     targets.declare(
         env,
         Target("image", "build the ELF image of MODEL for BOARD, with .hex, .map and .dis "
