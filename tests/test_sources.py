@@ -28,13 +28,13 @@ def test_the_hart_check_declares_its_rules_and_the_compile() -> None:
             "image/iree_compile.py", "image/dispatch_counts.py"} <= names
 
 
-def test_a_function_level_import_is_followed(tmp_path: Path,
+def test_function_level_and_parenthesised_imports_are_followed(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     package = tmp_path / "pkg_sources_probe"
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "a.py").write_text("def f():\n    from pkg_sources_probe import b\n    return b\n")
-    (package / "b.py").write_text("from pkg_sources_probe.c import VALUE\n")
+    (package / "b.py").write_text("from pkg_sources_probe.c import (\n    VALUE,  # one\n)\n")
     (package / "c.py").write_text("VALUE = 1\n")
     (package / "d.py").write_text("")  # imported by nobody
     monkeypatch.syspath_prepend(str(tmp_path))

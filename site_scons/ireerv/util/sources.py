@@ -12,24 +12,29 @@ the same rebuild nothing further, since the build compares contents.
 
 from __future__ import annotations
 
-import ast
+import functools
 import importlib.util
+import re
 from pathlib import Path
 from types import ModuleType
+
+# `from a.b import c, d` (in parentheses over several lines too) and `import a.b`, at
+# any indentation: ruff keeps our imports in these forms.
+_FROM = re.compile(r"^[ \t]*from ([\w.]+) import (\([^)]*\)|[^\n]*)", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*import ([\w.]+)", re.MULTILINE)
 
 
 def _imported(path: Path, package: str) -> set[str]:
     """The names of the modules of `package` one file imports, and of the submodules
     it imports by `from package import name`."""
-    names: set[str] = set()
+    text = path.read_text()
     inside = lambda name: name == package or name.startswith(package + ".")  # noqa: E731
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names if inside(a.name))
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level \
-                and inside(node.module):
-            names.add(node.module)
-            names.update(f"{node.module}.{a.name}" for a in node.names)
+    names = {m.group(1) for m in _IMPORT.finditer(text) if inside(m.group(1))}
+    for m in _FROM.finditer(text):
+        if inside(m.group(1)):
+            names.add(m.group(1))
+            listed = re.sub(r"#[^\n]*", "", m.group(2)).strip("() \n")
+            names.update(f"{m.group(1)}.{n.split()[0]}" for n in listed.split(",") if n.split())
     return names
 
 
@@ -46,6 +51,11 @@ def _file(name: str) -> Path | None:
 def module_files(*modules: ModuleType) -> list[str]:
     """The files of `modules` and of the modules of their own packages they import,
     sorted."""
+    return list(_closure(modules))
+
+
+@functools.cache  # once per run: every image asks again
+def _closure(modules: tuple[ModuleType, ...]) -> tuple[str, ...]:
     seen: dict[str, Path] = {}
     todo = [(m.__name__, m.__name__.rpartition(".")[0]) for m in modules]
     while todo:
@@ -55,4 +65,4 @@ def module_files(*modules: ModuleType) -> list[str]:
             continue
         seen[name] = path
         todo += [(n, package) for n in sorted(_imported(path, package) - seen.keys())]
-    return sorted({str(p) for p in seen.values()})
+    return tuple(sorted({str(p) for p in seen.values()}))
