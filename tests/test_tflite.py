@@ -370,6 +370,16 @@ def test_convolutions_are_rewritten(tmp_path: Path) -> None:
     assert "tosa.pad" in text and "tensor<1x11x6x2xi8>" in text and "tensor<6x3x2x2xi8>" in text
 
 
+def test_padding_of_whole_words_is_copied_as_words(tmp_path: Path) -> None:
+    """An input of a multiple of 4 channels is padded as int32 (the zero point in every
+    byte), the same bytes; 2 channels stay bytes."""
+    text = tflite_tosa.translate(tflite_reader.read(int8_net(tmp_path / "n.tflite")))
+    assert "(tensor<1x8x6x2xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x9x7x2xi8>" in text
+    assert "iree_tensor_ext.bitcast %v12 : tensor<1x4x3x4xi8> -> tensor<1x4x3x1xi32>" in text
+    assert "dense<-2139062144> : tensor<1xi32>" in text  # 0x80808080: zero point -128
+    assert "-> tensor<1x6x5x1xi32>" in text and "tensor<1x6x5x1xi32> -> tensor<1x6x5x4xi8>" in text
+
+
 def test_pruned_channels_keep_the_one_op_requantisation(tmp_path: Path) -> None:
     """Pruned channels' biases near 2^30 no longer send a layer to the TOSA rescale; the
     first layer (2 of 6 channels pruned) computes only its 4 live channels and places the

@@ -64,14 +64,24 @@ def _window(attrs: str) -> tuple[int, ...]:
 
 def _pad(w: Writer, x: str, shape: tuple, pads: tuple[int, ...], zero_point: int
          ) -> tuple[str, tuple]:
-    """The input padded (top, bottom, left, right) with its zero point, and its shape."""
+    """The input padded (top, bottom, left, right) with its zero point, and its shape.
+    IREE copies the input into the padded buffer element by element; with a multiple of
+    4 channels each pixel's bytes are copied as words (the zero point in each of a
+    word's bytes): vww's copies into its padded buffers took 3.8 cycles a byte."""
     n, h, width, c = shape
     top, bottom, left, right = pads
     padded = (n, h + top + bottom, width + left + right, c)
     amounts = w.shape((0, 0, top, bottom, left, right, 0, 0))
-    return w.op("pad", [x, amounts, w.scalar(zero_point, "i8")],
-                [ttype(shape, "i8"), "!tosa.shape<8>", ttype((1,), "i8")],
-                ttype(padded, "i8")), padded
+    unit, elem = (4, "i32") if c % 4 == 0 else (1, "i8")
+    fill = int.from_bytes(bytes([zero_point & 0xFF] * unit), "little", signed=True)
+    words, wide = (*shape[:3], c // unit), (*padded[:3], c // unit)
+    if unit > 1:
+        x = w.bitcast(x, ttype(shape, "i8"), ttype(words, elem))
+    y = w.op("pad", [x, amounts, w.scalar(fill, elem)],
+             [ttype(words, elem), "!tosa.shape<8>", ttype((1,), elem)], ttype(wide, elem))
+    if unit > 1:
+        y = w.bitcast(y, ttype(wide, elem), ttype(padded, "i8"))
+    return y, padded
 
 
 def faster_form(w: Writer, x: str, shape: tuple, weights: np.ndarray, attrs: str,

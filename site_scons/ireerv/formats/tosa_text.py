@@ -71,6 +71,13 @@ class Writer:
                           f"({', '.join(types)}) -> {result}{self.loc()}")
         return name
 
+    def bitcast(self, value: str, source: str, result: str) -> str:
+        """The same bytes as another type (IREE's `iree_tensor_ext.bitcast`: no code)."""
+        name = self.fresh()
+        self.lines.append(f"    {name} = iree_tensor_ext.bitcast {value} : {source} -> {result}"
+                          f"{self.loc()}")
+        return name
+
     def loc(self) -> str:
         """The location suffix of the op being written (its layer), or nothing."""
         if not self.location:
