@@ -508,19 +508,28 @@ static iree_status_t run_small(
 
 // A dispatch of several workgroups: on hart 0 alone where its site chose so
 // (HARTS=auto) or where sharing it would only copy data whole, else shared.
+// Whether it only copies data whole is looked up once per site (the lookup
+// walks the model's libraries): such a site keeps hart 0 alone (harts 1),
+// and in an image of a fixed number of harts the others keep that number.
 static __attribute__((noinline)) iree_status_t run_many(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     iree_byte_span_t local_memory, uint32_t total) {
-  if (runner_local_moves_whole(executable, ordinal,
-                               dispatch_state->binding_count)) {
-    return run_whole(executable, ordinal, dispatch_state, local_memory);
-  }
   runner_plan_site_t* site = runner_plan_site(executable, ordinal);
-#if RUNNER_HARTS_AUTO
   if (site && site->harts == 1) {
     return run_whole(executable, ordinal, dispatch_state, local_memory);
   }
+  if (!site || !site->harts) {
+    if (runner_local_moves_whole(executable, ordinal,
+                                 dispatch_state->binding_count)) {
+      if (site) site->harts = 1;
+      return run_whole(executable, ordinal, dispatch_state, local_memory);
+    }
+#if !RUNNER_HARTS_AUTO
+    if (site) site->harts = RUNNER_HARTS;  // looked up
+#endif
+  }
+#if RUNNER_HARTS_AUTO
   if (site && !site->harts && !site->a0 && too_small_at_floor(executable, ordinal)) {
     return run_small(site, executable, ordinal, dispatch_state, local_memory,
                      total);
