@@ -28,8 +28,8 @@ def test_the_hart_check_declares_its_rules_and_the_compile() -> None:
             "image/iree_compile.py", "image/dispatch_counts.py"} <= names
 
 
-def test_function_level_and_parenthesised_imports_are_followed(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_function_level_and_parenthesised_imports_are_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     package = tmp_path / "pkg_sources_probe"
     package.mkdir()
     (package / "__init__.py").write_text("")

@@ -24,18 +24,22 @@ _FROM = re.compile(r"^[ \t]*from ([\w.]+) import (\([^)]*\)|[^\n]*)", re.MULTILI
 _IMPORT = re.compile(r"^[ \t]*import ([\w.]+)", re.MULTILINE)
 
 
-def _imported(path: Path, package: str) -> set[str]:
+def _inside(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+@functools.cache  # several steps share modules (iree_compile: the compile, the hart check)
+def _imported(path: Path, package: str) -> frozenset[str]:
     """The names of the modules of `package` one file imports, and of the submodules
     it imports by `from package import name`."""
     text = path.read_text()
-    inside = lambda name: name == package or name.startswith(package + ".")  # noqa: E731
-    names = {m.group(1) for m in _IMPORT.finditer(text) if inside(m.group(1))}
+    names = {m.group(1) for m in _IMPORT.finditer(text) if _inside(m.group(1), package)}
     for m in _FROM.finditer(text):
-        if inside(m.group(1)):
+        if _inside(m.group(1), package):
             names.add(m.group(1))
             listed = re.sub(r"#[^\n]*", "", m.group(2)).strip("() \n")
             names.update(f"{m.group(1)}.{n.split()[0]}" for n in listed.split(",") if n.split())
-    return names
+    return frozenset(names)
 
 
 def _file(name: str) -> Path | None:
