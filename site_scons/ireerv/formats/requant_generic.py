@@ -8,6 +8,11 @@ bottom, (4x * m + 2^32 + 2n * 2^32) >> (33 + e), whose rounding terms are whole
 multiples of 2^32.  So only the high word of 4x * m is needed: one `slli` and one
 `mulh` (no low word, no carry), then (mulh + 1 + 2n) >> (1 + e).  |x| < 2^29 keeps 4x
 inside int32.
+
+Sums that arrive already scaled (`scaled`: a convolution whose int16 weights carry 4 *
+2^d_c, formats/prescaled) need no `slli`: the high word of 4x * 2^d * m, plus the nudge
+times 2^d, shifted right by 1 + e + d, is the same floor (top and bottom times 2^d).
+With d_c = E - e_c every channel shifts by 1 + E: an immediate, not a column.
 """
 
 from __future__ import annotations
@@ -28,21 +33,30 @@ class Requantisation:
     clamped: bool  # no sign term: every negative result ends at the clamp's low bound
     after: int
     limits: tuple[int, int]
+    scaled: bool = False  # the sums arrive as 4x * 2^d_c (no `slli`)
+    biases: list[int] | None = None  # added to the sums first (scaled sums' biases)
 
     def columns(self) -> dict[str, list[int]]:
-        return {"multipliers": self.multipliers, "nudges": self.nudges, "shifts": self.shifts}
+        biases = {"biases": self.biases} if self.biases is not None else {}
+        return {**biases, "multipliers": self.multipliers, "nudges": self.nudges,
+                "shifts": self.shifts}
 
 
 def plan(pairs: list[tuple[int, int]], zero_point: int, fold: bool, limits: tuple[int, int],
          pre_shift: int = 0, bound: int | None = None, clamped: bool = False,
-         fixed: dict[int, int] | None = None) -> Requantisation | None:
+         fixed: dict[int, int] | None = None, scaled: list[int] | None = None,
+         biases: list[int] | None = None) -> Requantisation | None:
     """The op for TFLite's (multiplier, exponent) pairs, or None where it does not apply:
     a bound of |x| below 2^29 must be known, no pair may shift left and every pair must
     shift right by at most 30 (the TOSA ops cover the rest).  The zero point joins the
     nudge as zero_point * 2^(1+e) when `fold` and the sum stays inside int32 (the shift
     floors, so it comes out whole).  `fixed`: channels whose x is known (a pruned
     channel's sum is its bias, however large): multiplier 0, and the nudge gives TFLite's
-    result for that x; the bound and the shift rules leave them out."""
+    result for that x; the bound and the shift rules leave them out.  `scaled`: the left
+    shift 2 + d_c each channel's sums arrive with (scaled_plan)."""
+    if scaled is not None:
+        return None if pre_shift or fixed else scaled_plan(pairs, zero_point, fold, limits,
+                                                            bound, clamped, scaled, biases)
     fixed = fixed or {}
     right = [-e for c, (_, e) in enumerate(pairs) if c not in fixed]
     if bound is None or bound >= 1 << 29 or pre_shift or min(right, default=1) < 1 \
@@ -57,6 +71,31 @@ def plan(pairs: list[tuple[int, int]], zero_point: int, fold: bool, limits: tupl
                for c, pair in enumerate(pairs)]
     multipliers, nudges, shifts = (list(column) for column in zip(*columns, strict=True))
     return Requantisation(multipliers, nudges, shifts, clamped, after, limits)
+
+
+def scaled_plan(pairs: list[tuple[int, int]], zero_point: int, fold: bool,
+                limits: tuple[int, int], bound: int | None, clamped: bool,
+                left: list[int], biases: list[int] | None = None) -> Requantisation | None:
+    """The op for sums that arrive multiplied by 2^left[c], left[c] = 2 + d_c and e_c + d_c
+    the same E for every channel (one pair: for all); None where that does not hold, the
+    sums have a sign term (not `clamped`) or some sum or nudge leaves int32.  `bound`:
+    of the sums before their scaling."""
+    pairs = pairs * len(left) if len(pairs) == 1 else pairs
+    right = [-e for _, e in pairs]
+    extra = [shift - 2 for shift in left]
+    tops = {e + d for e, d in zip(right, extra, strict=True)}
+    if (not clamped or bound is None or len(tops) != 1 or min(extra) < 0
+            or min(right) < 1 or max(right) > 30 or bound << max(left) >= 1 << 31):
+        return None
+    for folded in (zero_point, 0) if fold else (0,):
+        nudges = [(1 + (1 << e) + (folded << (1 + e))) << d
+                  for e, d in zip(right, extra, strict=True)]
+        if all(2 * (bound << d) + abs(n) + 2 < 1 << 31
+               for d, n in zip(extra, nudges, strict=True)):
+            return Requantisation([m for m, _ in pairs], nudges, [1 + tops.pop()] * len(left),
+                                  clamped, zero_point - folded, limits, scaled=True,
+                                  biases=biases)
+    return None
 
 
 def _fixed(x: int, pair: tuple[int, int], zero_point: int, limits: tuple[int, int], after: int,
@@ -79,7 +118,9 @@ def _fits(bound: int, right: list[int], folded: int) -> bool:
 def compute(x: int, requant: Requantisation, channel: int = 0) -> int:
     """The op on one int32 of one channel, in Python (for tests)."""
     column = {k: values[channel % len(values)] for k, values in requant.columns().items()}
-    total = ((4 * x * column["multipliers"]) >> 32) + column["nudges"]
+    x += column.get("biases", 0)
+    total = (((x if requant.scaled else 4 * x) * column["multipliers"]) >> 32) \
+        + column["nudges"]
     if not requant.clamped:
         total += 2 * (x >> 31)
     low, high = requant.limits
@@ -103,7 +144,7 @@ def lines(name: str, value: str, shape: tuple[int, ...], requant: Requantisation
     v = {k: f"{name}_{k}" for k in ("a", "o", "empty", "c2", "x4", "x", "m64", "p", "h64",
                                      "h", "c32", "c31", "sign", "twice", "nudged", "sum",
                                      "shifted", "moved", "placed", "raised", "floor", "ceil",
-                                     "byte", "multipliers", "nudges", "shifts")}
+                                     "byte", "multipliers", "nudges", "shifts", "biases", "biased")}
     ins, types, args, body, maps = [value], [wide], [f"{v['a']}: i32"], [], [same]
     for column, values in requant.columns().items():
         if column in tables:
@@ -128,6 +169,10 @@ def lines(name: str, value: str, shape: tuple[int, ...], requant: Requantisation
 
 def _body(v: dict[str, str], requant: Requantisation) -> list[str]:
     low, high = requant.limits
+    first = []
+    if requant.biases is not None:
+        first = [f"      {v['biased']} = arith.addi {v['a']}, {v['biases']} : i32"]
+        v = {**v, "a": v["biased"]}
     if requant.clamped:
         nudge = [f"      {v['sum']} = arith.addi {v['h']}, {v['nudges']} : i32"]
     else:
@@ -136,14 +181,14 @@ def _body(v: dict[str, str], requant: Requantisation) -> list[str]:
                  f"      {v['twice']} = arith.addi {v['sign']}, {v['sign']} : i32",
                  f"      {v['nudged']} = arith.addi {v['twice']}, {v['nudges']} : i32",
                  f"      {v['sum']} = arith.addi {v['h']}, {v['nudged']} : i32"]
-    return [
+    return [*first,
         f"      {v['c2']} = arith.constant 2 : i32",
         f"      {v['c32']} = arith.constant 32 : i64",
         f"      {v['moved']} = arith.constant {requant.after} : i32",
         f"      {v['floor']} = arith.constant {low} : i32",
         f"      {v['ceil']} = arith.constant {high} : i32",
-        f"      {v['x4']} = arith.shli {v['a']}, {v['c2']} : i32",
-        f"      {v['x']} = arith.extsi {v['x4']} : i32 to i64",
+        *([] if requant.scaled else [f"      {v['x4']} = arith.shli {v['a']}, {v['c2']} : i32"]),
+        f"      {v['x']} = arith.extsi {v['a'] if requant.scaled else v['x4']} : i32 to i64",
         f"      {v['m64']} = arith.extsi {v['multipliers']} : i32 to i64",
         f"      {v['p']} = arith.muli {v['x']}, {v['m64']} : i64",
         f"      {v['h64']} = arith.shrsi {v['p']}, {v['c32']} : i64",

@@ -57,7 +57,7 @@ _WINDOW = re.compile(r"pad = array<i64: (\d+), (\d+), (\d+), (\d+)>, "
                      r"stride = array<i64: (\d+), (\d+)>, dilation = array<i64: (\d+), (\d+)>")
 
 
-def _window(attrs: str) -> tuple[int, ...]:
+def parse_window(attrs: str) -> tuple[int, ...]:
     """top, bottom, left, right, stride h, stride w, dilation h, dilation w."""
     return tuple(int(v) for v in _WINDOW.fullmatch(attrs).groups())
 
@@ -90,7 +90,7 @@ def faster_form(w: Writer, x: str, shape: tuple, weights: np.ndarray, attrs: str
     form whose kernel loop is fastest; `zero_point` is the input's."""
     if attrs == POINTWISE and weights.shape[1:3] == (1, 1) and shape[3] % 2 == 0:
         return channel_pairs(w, x, shape, weights)
-    top, bottom, left, right, sh, sw, dh, dw = _window(attrs)
+    top, bottom, left, right, sh, sw, dh, dw = parse_window(attrs)
     if sw == 2 and dw == 1 and weights.shape[2] % 2 == 0 and (shape[2] + left + right) % 2 == 0:
         return column_pairs(w, (x, zero_point), shape, weights, (top, bottom, left, right),
                             (sh, dh))
@@ -105,7 +105,7 @@ def fold_zero_point(w: Writer, window: tuple[str, tuple, str], kind: str, weight
     memory.  Padding becomes explicit, with zp (a padded x then adds zp w, which the
     bias takes off as for any other).  `window`: the input, its shape, the attributes."""
     x, shape, attrs = window
-    *pads, sh, sw, dh, dw = _window(attrs)
+    *pads, sh, sw, dh, dw = parse_window(attrs)
     sums = per_output(weights, kind).sum(axis=1, dtype=np.int64)
     folded = bias.astype(np.int64) - zero_point * sums
     if np.abs(folded).max(initial=0) >= 1 << 31:

@@ -149,9 +149,14 @@ class Writer:
         offset = zero_point if fold else 0
         pairs = [quantize_multiplier(r) for r in reals]
         fixed = fixed or {}
-        plan = requant_generic.plan(pairs, zero_point, fold, limits, fixed=fixed, **multiply)
+        scaled = multiply.pop("scaled", None)  # sums scaled per channel (formats/prescaled)
+        biases = multiply.pop("biases", None)
+        plan = requant_generic.plan(pairs, zero_point, fold, limits, fixed=fixed, scaled=scaled,
+                                    biases=biases, **multiply)
         if plan is not None:
             return self._requantise_generic(value, shape, plan)
+        if scaled is not None:
+            raise ValueError("scaled sums without their requantisation")
         if fixed and multiply.get("bound") is not None:
             multiply["bound"] = max(multiply["bound"], *(abs(v) for v in fixed.values()))
         value = self.multiply(value, shape, reals, offset=offset, **multiply)
