@@ -46,12 +46,14 @@ def test_row_blocks_give_each_workgroup_its_rows() -> None:
     found = hart_slices.entry_slices(MATMUL)
     # A: 2 rows of 64 bytes per workgroup; B: all of it; C: 2 rows of 256 bytes.
     assert found == {"m_dispatch_0_matmul": EntrySlices(
-        (32, 1, 1), (Slice(0, 0, (128, 0, 0), 128), B_WHOLE, Slice(2, 0, (512, 0, 0), 512)))}
+        (32, 1, 1), (Slice(0, 0, (128, 0, 0), 128), B_WHOLE,
+                     Slice(2, 0, (512, 0, 0), 512, filled=True)))}
     text = hart_local.header(None, True, {"m_dispatch_0_matmul": (3, 4)}, found,
                              order=["m_dispatch_0_matmul"])
     assert "{0x3u, 0x4u, 1, {32, 1, 1}, 0, 3, 0u}, /* 0: m_dispatch_0_matmul */" in text
-    assert ("  {0, 0, {128, 0, 0}, 128u, -1}, \\\n  {1, 0, {0, 0, 0}, 4096u, -1}, \\\n"
-            "  {2, 0, {512, 0, 0}, 512u, -1},") in text
+    # C: each workgroup writes all its bytes (its own when a hart writes them back).
+    assert ("  {0, 0, {128, 0, 0}, 128u, -1, 0}, \\\n  {1, 0, {0, 0, 0}, 4096u, -1, 0}, \\\n"
+            "  {2, 0, {512, 0, 0}, 512u, -1, 1},") in text
 
 
 def test_two_mapped_dimensions_and_a_normalised_forall() -> None:
@@ -84,7 +86,7 @@ def test_offsets_from_affine_apply_and_sizes_from_index_constants() -> None:
     entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
     # A: row 4w + 1 of 64 bytes; C: rows 2w and 2w + 1 as before.
     assert entry.slices == (Slice(0, 64, (256, 0, 0), 64), B_WHOLE,
-                            Slice(2, 0, (512, 0, 0), 512))
+                            Slice(2, 0, (512, 0, 0), 512, filled=True))
     # An affine.apply of another form, or of a value that does not follow the id: whole.
     for other in ("affine_map<(d0) -> (d0 floordiv 2)>(%arg0)",
                   "affine_map<(d0) -> (d0 * 2)>(%q)"):
@@ -143,7 +145,7 @@ def test_offsets_in_push_constants_count_from_their_values() -> None:
     entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
     assert entry.slices == (Slice(0, 0, (128, 0, 0), 128, constant=1),
                             Slice(1, 0, (0, 0, 0), 4096, constant=0),
-                            Slice(2, 64, (512, 0, 0), 512))
+                            Slice(2, 64, (512, 0, 0), 512, filled=True))
 
 
 def test_an_assumption_on_one_line_keeps_its_push_constant() -> None:
@@ -157,7 +159,7 @@ def test_an_assumption_on_one_line_keeps_its_push_constant() -> None:
                            "  %c0 = arith.constant 0 : index\n" + pushed)
             .replace("binding(2) alignment(64) offset(%c0)", "binding(2) offset(%a)"))
     entry = hart_slices.entry_slices(text)["m_dispatch_0_matmul"]
-    assert entry.slices[-1] == Slice(2, 0, (512, 0, 0), 512, constant=0)
+    assert entry.slices[-1] == Slice(2, 0, (512, 0, 0), 512, constant=0, filled=True)
 
 
 def test_a_subspan_of_another_form_leaves_its_binding_whole() -> None:

@@ -126,20 +126,23 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
 // Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of the
 // binding, base counted from push constant `constant` when that is not -1
 // (IREE binds whole buffers and passes the offsets as push constants).
+// `filled`: the workgroup writes every byte of its range.
 typedef struct runner_slice_t {
   uint32_t binding;
   int32_t base;
   int32_t step[3];
   uint32_t length;
   int32_t constant;
+  uint32_t filled;
 } runner_slice_t;
 
 #define MAX_SLICES 16  // per dispatch; bindings beyond are copied whole
 #define MAX_RANGES (MAX_SLICES + MAX_BINDINGS)
 
-// Bytes [from, to) of a binding, copied in or written back.
+// Bytes [from, to) of a binding, copied in or written back; `own`: the hart's
+// workgroups write every one of them.
 typedef struct range_t {
-  uint32_t binding, from, to;
+  uint32_t binding, from, to, own;
 } range_t;
 
 // What hart 0 publishes for a dispatch besides the job record (kept apart so
@@ -342,6 +345,28 @@ static void write_back_zeroed(uint8_t* shared, const uint32_t* work,
 }
 #endif
 
+// All of it, whole words, eight at a time: for bytes only this hart writes
+// (a range its workgroups tile).  An int8 output's zero byte no longer sends
+// its block of eight words through byte stores, up to five shared-path
+// transactions a word (vww's 8-to-16-channel 1x1 layer on 3 harts, in a
+// trial: 1,179,494 cycles with them, 1,150,635 without).
+static void write_back_own(uint8_t* shared, const uint32_t* work,
+                           uint32_t bytes) {
+  const uint32_t words = bytes / 4, blocks = words & ~7u;
+  for (uint32_t i = 0; i < blocks; i += 8) {
+    store_block8((uint32_t*)(shared + 4 * i), work + i);
+  }
+  uint32_t* at[4];
+  uint32_t value[4];
+  unsigned n = 0;
+  for (uint32_t i = blocks; i < words; ++i) {
+    at[n] = (uint32_t*)(shared + 4 * i);
+    value[n] = work[i];
+    if (++n == 4) store_words(at, value, n), n = 0;
+  }
+  if (n) store_words(at, value, n);
+}
+
 // What differs from `original` (zero where it is NULL), to `shared`.
 static void write_back(uint8_t* shared, const uint32_t* work,
                        const uint32_t* original, uint32_t bytes) {
@@ -386,6 +411,24 @@ static int32_t slice_base(const runner_slice_t* s, const uint32_t* constants) {
   return s->constant < 0 ? s->base : s->base + (int32_t)constants[s->constant];
 }
 
+// Whether the workgroups, one after the other in id order (x first), fill
+// ranges each right after the one before: then any run of them writes every
+// byte from its first range's start to its last one's end, and the grid all
+// of the slice's bytes (vww's 1x1 layers: one output row a workgroup).
+static bool tiles(const runner_slice_t* s,
+                  const iree_hal_executable_dispatch_state_v0_t* d) {
+  if (!s->filled) return false;
+  const uint32_t counts[3] = {d->workgroup_count_x, d->workgroup_count_y,
+                              d->workgroup_count_z};
+  int64_t next = s->length;  // the step the next dimension that moves must have
+  for (unsigned k = 0; k < 3; ++k) {
+    if (counts[k] == 1) continue;
+    if (s->step[k] != next) return false;
+    next *= counts[k];
+  }
+  return true;
+}
+
 // The bytes of each binding that workgroups [begin, end) touch: the union of
 // each slice's over those workgroups (whole words, within the binding), and
 // all of a binding without slices.  The ids are stepped as the workgroup loop
@@ -401,7 +444,10 @@ static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
     sliced |= 1u << s->binding;
     const int32_t base = slice_base(s, f->constants);
     int32_t lo = base, hi = base + (int32_t)s->length;
+    // Own: ranges the workgroups tile, whole words (no other hart's bytes).
+    uint32_t own = 0;
     if (s->step[0] | s->step[1] | s->step[2]) {
+      own = tiles(s, d);
       lo = INT32_MAX, hi = INT32_MIN;
       uint32_t id[3] = {begin % d->workgroup_count_x,
                         (begin % per_z) / d->workgroup_count_x, begin / per_z};
@@ -418,16 +464,18 @@ static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
       }
     }
     const int32_t bytes = (int32_t)round_word(f->lengths[s->binding]);
+    if ((lo | hi) & 3 || lo < 0 || hi > bytes) own = 0;
     lo = lo < 0 ? 0 : lo & ~3;
     hi = hi > bytes ? bytes : (hi + 3) & ~3;
     if (lo < hi) {
       f->ranges[f->range_count++] =
-          (range_t){s->binding, (uint32_t)lo, (uint32_t)hi};
+          (range_t){s->binding, (uint32_t)lo, (uint32_t)hi, own};
     }
   }
   for (unsigned i = 0; i < d->binding_count; ++i) {
     if (!((sliced >> i) & 1)) {
-      f->ranges[f->range_count++] = (range_t){i, 0, round_word(f->lengths[i])};
+      f->ranges[f->range_count++] =
+          (range_t){i, 0, round_word(f->lengths[i]), 0};
     }
   }
 }
@@ -631,8 +679,13 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
         f->originals[r->binding]
             ? (const uint32_t*)(f->originals[r->binding] + r->from)
             : NULL;
-    write_back(f->shared[r->binding] + r->from, (const uint32_t*)work,
-               original, r->to - r->from);
+    if (r->own && !original) {
+      write_back_own(f->shared[r->binding] + r->from, (const uint32_t*)work,
+                     r->to - r->from);
+    } else {
+      write_back(f->shared[r->binding] + r->from, (const uint32_t*)work,
+                 original, r->to - r->from);
+    }
   }
   return code;
 }
@@ -800,8 +853,10 @@ static void zero_outputs(runner_local_job_t* job,
     const bool moving = s->step[0] | s->step[1] | s->step[2];
     const uint8_t* at = d->binding_ptrs[s->binding];
     if ((job->write_only >> s->binding) & 1) {
-      memset((uint8_t*)at + lo, 0, (size_t)(hi - lo));
-      job->bytes_out += store_cost * (uint32_t)(hi - lo);
+      // Tiled: every byte is written, and harts 1.. write theirs back whole.
+      const bool tiled = moving && tiles(s, d);
+      if (!tiled) memset((uint8_t*)at + lo, 0, (size_t)(hi - lo));
+      job->bytes_out += (tiled ? 1 : store_cost) * (uint32_t)(hi - lo);
     } else if (!resident_span() || at < __rodata_start || at >= __rodata_end) {
       // (.rodata is copied once: keep_resident)
       *(moving ? &job->bytes_in_split : &job->bytes_in) += (uint32_t)(hi - lo);

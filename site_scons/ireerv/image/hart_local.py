@@ -322,10 +322,11 @@ def header(reason: str | None, word_stores: bool = False,
                      f"/* {ordinal}: {name} */ \\")
         for s in found.slices if found else ():
             table.append(f"  {{{s.binding}, {s.base}, {{{s.steps[0]}, {s.steps[1]}, "
-                         f"{s.steps[2]}}}, {s.length}u, {s.constant}}}, \\")
+                         f"{s.steps[2]}}}, {s.length}u, {s.constant}, {int(s.filled)}}}, \\")
     lines.append("  {0, 0, 0, {0, 0, 0}, 0, 0, 0}")
     lines += ["/* Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of",
-              " * the binding, base counted from push constant `constant` (-1: none):",
-              " * {binding, base, step, length, constant} */",
-              "#define RUNNER_HART_LOCAL_SLICES \\", *table, "  {0, 0, {0, 0, 0}, 0, -1}"]
+              " * the binding, base counted from push constant `constant` (-1: none),",
+              " * and writes every one of them when `filled`:",
+              " * {binding, base, step, length, constant, filled} */",
+              "#define RUNNER_HART_LOCAL_SLICES \\", *table, "  {0, 0, {0, 0, 0}, 0, -1, 0}"]
     return "\n".join(lines) + "\n"

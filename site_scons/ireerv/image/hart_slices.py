@@ -87,6 +87,7 @@ class Slice:
     steps: tuple[int, int, int]
     length: int
     constant: int = -1
+    filled: bool = False  # the workgroup writes every byte of its range
 
 
 @dataclass(frozen=True)
@@ -237,16 +238,27 @@ def _write_slice(body: str, forall: _Forall, name: str, shape: list[int], size: 
     arg, init = forall.outs[index]
     if init not in _EMPTY.findall(body):
         return None
-    ranges = []
+    ranges, sizes = [], []
     for line in _uses(body, arg):
         if "scf.forall" in line:
             continue  # the forall's own shared_outs(%arg = %init)
         inserted = _INSERT.findall(line)
         if inserted and inserted[0][0] == arg and len(inserted) == 1:
             ranges.append(_range(forall, shape, size, *inserted[0][1:]))
+            sizes.append(_constants(forall, inserted[0][2]))
         elif not (_EXTRACT.findall(line) and _EXTRACT.findall(line)[0][0] == arg):
             return None
-    return _union(ranges)
+    reach = _union(ranges)
+    return reach and (*reach, len(sizes) == 1 and _fills(sizes[0], shape))
+
+
+def _fills(lengths: list[int] | None, shape: list[int]) -> bool:
+    """Whether a slice of these lengths is one run of bytes: ones, then at most one
+    partial dimension, then whole ones (a row of an NHWC output with all its channels)."""
+    if lengths is None or len(lengths) != len(shape):
+        return False
+    first = next((i for i, n in enumerate(lengths) if n != 1), len(lengths))
+    return lengths[first + 1:] == shape[first + 1:]
 
 
 def _is_whole(match: re.Match, shape: list[int], first: int) -> bool:
@@ -298,7 +310,8 @@ def _entry(body: str) -> EntrySlices:
         if reach is None:
             reach = (0, (0, 0, 0), size * math.prod(shape))
         found.setdefault(number, []).append(
-            Slice(number, start + reach[0], reach[1], reach[2], constant))
+            Slice(number, start + reach[0], reach[1], reach[2], constant,
+                  len(reach) > 3 and reach[3]))
     slices = tuple(s for b in sorted(found) if b not in whole for s in found[b])
     return EntrySlices(forall.counts if forall else (0, 0, 0), slices)
 
