@@ -19,12 +19,13 @@ IN_PLACE, LOCAL, FETCH_BOUND = 0, 1, 2
 CAP16 = {LOCAL: 21, FETCH_BOUND: 20}
 HELPER16 = {LOCAL: 17, FETCH_BOUND: 17}
 FETCH_BOUND_SLOW16 = {2: 27, 3: 39, 4: 51}  # measured on the f32 matmuls
+LOCAL_SLOW16 = {2: 24, 3: 32, 4: 43}  # the port's caps for 2 and for 3 or 4 harts
 COPY_IN, WRITE_BACK, OVERHEAD = 26, 24, 2000
 
 
 def _predict(rest: int, a0: int, mode: int, b: tuple[int, int, int], n: int, k: int) -> int:
     """The rule as written before the bisection: every quantity as hart_plan.c computes it."""
-    slow = FETCH_BOUND_SLOW16[n] if mode == FETCH_BOUND else max(n * 256 // CAP16[mode], 16)
+    slow = (FETCH_BOUND_SLOW16 if mode == FETCH_BOUND else LOCAL_SLOW16)[n]
     per = (rest - k + n - 2) // (n - 1)
     mine = a0 * k * slow // 16
     theirs = a0 * per * slow // 16 * HELPER16[mode] // 16
