@@ -103,9 +103,9 @@ static uint32_t helper16(uint32_t mode) {
 // harts 1.. wait on the shared path for their data, and the more harts, the
 // more of those waits another's fetch fills.  Taken from the matmuls: 2 harts
 // 1.69 a0 a workgroup each (64x64, 16 + 16 workgroups), 4 about 3.2.
-// Local integer kernels: the port lets three harts run 1.50 times one alone
-// but two only 1.29 (the int32 multiply-accumulate loop, `scons cap`), so a
-// third hart gains more than one cap for all (cap16) suggests: vww's
+// Local integer kernels: `scons cap` runs the int8 2x4 register tile 1.49
+// times one hart's speed on 3 harts, only 1.37 on 2 (int32 multiply-add: 1.33,
+// 1.15), so a third hart gains more than one cap for all (cap16) says: vww's
 // 8-to-16-channel 1x1 layer took 1,256,969 cycles on 2 harts, 1,238,969 on 3.
 static uint32_t slow16(uint32_t mode, uint32_t n) {
   static const uint8_t fetch_bound[5] = {16, 16, 27, 39, 51};
