@@ -34,8 +34,8 @@ def test_scaled_sums_requantise_to_tflites_bits() -> None:
                                    (-128, (-128, 127), False, biases),
                                    (-3, (-3, 127), True, biases)):
         scaled = None if bias is None else [b << s for b, s in zip(bias, left, strict=True)]
-        requant = requant_generic.plan(pairs, zp, fold, limits, bound=bound + 5000,
-                                       clamped=True, scaled=left, biases=scaled)
+        requant = requant_generic.scaled_plan(pairs, zp, fold, limits, bound + 5000, True,
+                                              left, scaled)
         assert requant is not None and requant.scaled and len(set(requant.shifts)) == 1
         for channel, (multiplier, exponent) in enumerate(pairs):
             added = bias[channel] if bias else 0
@@ -50,12 +50,12 @@ def test_scaled_sums_need_one_shift_clamped_and_room() -> None:
     pairs = _pairs(7, 4)
     right = [-e for _, e in pairs]
     left = [2 + max(right) - e for e in right]
-    assert requant_generic.plan(pairs, bound=1000, scaled=left, **TERMS) is not None
+    assert requant_generic.scaled_plan(pairs, bound=1000, left=left, **TERMS) is not None
     uneven = [left[0] + 1, *left[1:]]
-    assert requant_generic.plan(pairs, bound=1000, scaled=uneven, **TERMS) is None
-    assert requant_generic.plan(pairs, bound=1000, scaled=left,
-                                **{**TERMS, "clamped": False}) is None  # a sign term
-    assert requant_generic.plan(pairs, bound=1 << 28, scaled=left, **TERMS) is None
+    assert requant_generic.scaled_plan(pairs, bound=1000, left=uneven, **TERMS) is None
+    assert requant_generic.scaled_plan(pairs, bound=1000, left=left,
+                                       **{**TERMS, "clamped": False}) is None  # a sign term
+    assert requant_generic.scaled_plan(pairs, bound=1 << 28, left=left, **TERMS) is None
 
 
 def test_which_layers_take_int16_weights() -> None:

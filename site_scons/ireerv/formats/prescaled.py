@@ -43,7 +43,7 @@ def left_shifts(rows: np.ndarray, pairs: list[tuple[int, int]], bound: int,
         low, high = int(row.min(initial=0)) << shift, int(row.max(initial=0)) << shift
         if low < INT16[0] or high > INT16[1]:
             return None
-    plan = requant_generic.plan(pairs, bound=bound, scaled=left, **requant)
+    plan = requant_generic.scaled_plan(pairs, bound=bound, left=left, **requant)
     return left if plan is not None else None
 
 

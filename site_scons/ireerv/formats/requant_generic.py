@@ -44,19 +44,15 @@ class Requantisation:
 
 def plan(pairs: list[tuple[int, int]], zero_point: int, fold: bool, limits: tuple[int, int],
          pre_shift: int = 0, bound: int | None = None, clamped: bool = False,
-         fixed: dict[int, int] | None = None, scaled: list[int] | None = None,
-         biases: list[int] | None = None) -> Requantisation | None:
+         fixed: dict[int, int] | None = None) -> Requantisation | None:
     """The op for TFLite's (multiplier, exponent) pairs, or None where it does not apply:
     a bound of |x| below 2^29 must be known, no pair may shift left and every pair must
     shift right by at most 30 (the TOSA ops cover the rest).  The zero point joins the
     nudge as zero_point * 2^(1+e) when `fold` and the sum stays inside int32 (the shift
     floors, so it comes out whole).  `fixed`: channels whose x is known (a pruned
     channel's sum is its bias, however large): multiplier 0, and the nudge gives TFLite's
-    result for that x; the bound and the shift rules leave them out.  `scaled`: the left
-    shift 2 + d_c each channel's sums arrive with (scaled_plan)."""
-    if scaled is not None:
-        return None if pre_shift or fixed else scaled_plan(pairs, zero_point, fold, limits,
-                                                            bound, clamped, scaled, biases)
+    result for that x; the bound and the shift rules leave them out.  Sums that arrive
+    scaled: scaled_plan."""
     fixed = fixed or {}
     right = [-e for c, (_, e) in enumerate(pairs) if c not in fixed]
     if bound is None or bound >= 1 << 29 or pre_shift or min(right, default=1) < 1 \

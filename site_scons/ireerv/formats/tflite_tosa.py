@@ -16,7 +16,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ireerv.formats import prescaled, pruned_outputs, tosa_layout, tosa_pool, tosa_softmax
+from ireerv.formats import (
+    prescaled,
+    pruned_outputs,
+    requant_generic,
+    tosa_layout,
+    tosa_pool,
+    tosa_softmax,
+)
 from ireerv.formats import tflite_context as context
 from ireerv.formats.tflite_context import Context
 from ireerv.formats.tflite_math import quantize_multiplier
@@ -55,29 +62,32 @@ def _conv_like(ctx: Context, op: Operator, kind: str, x: str, x_shape: tuple, we
             (lambda part, group: _requantise(ctx, op, part, (*out_shape[:-1], len(group)),
                                              group, bound, fixed, rows)) if quant else None)
         return y if quant else context.activation(ctx, op, y, op.outputs[0], ttype(out_shape, acc))
-    left = _scaling(ctx, op, kind, weights, (bias_data, bound), rows, attrs) \
+    scaling = _scaling(ctx, op, kind, weights, (bias_data, bound), rows, attrs) \
         if quant and bias_data is not None and not fixed and not zp_x and not zp_w else None
-    if left:
+    if scaling:
+        left, pairs, terms = scaling
         window = tosa_layout.parse_window(attrs)
-        result, biases = prescaled.convolution(ctx.w, kind, (x, x_shape), weights, bias_data,
-                                       (window[4:6], window[6:8]), left, out_shape)
-    else:
-        bias = context.bias_value(ctx, op, bias_data, channels)
-        types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
-                 ttype((1,), elem), ttype((1,), elem)]
-        result = ctx.w.op(kind, [x, ctx.w.const(weights), bias, zx, zw], types,
-                          ttype(out_shape, acc), f"acc_type = {acc}, {attrs}")
+        sums, biases = prescaled.convolution(ctx.w, kind, (x, x_shape), weights, bias_data,
+                                             (window[4:6], window[6:8]), left, out_shape)
+        requant = requant_generic.scaled_plan(pairs, bound=bound, left=left, biases=biases,
+                                              **terms)
+        return ctx.w.requantise(sums, out_shape, requant)
+    bias = context.bias_value(ctx, op, bias_data, channels)
+    types = [ttype(x_shape, elem), ttype(weights.shape, elem), ttype((channels,), acc),
+             ttype((1,), elem), ttype((1,), elem)]
+    result = ctx.w.op(kind, [x, ctx.w.const(weights), bias, zx, zw], types,
+                      ttype(out_shape, acc), f"acc_type = {acc}, {attrs}")
     if not quant:
         return context.activation(ctx, op, result, op.outputs[0], ttype(out_shape, acc))
-    return _requantise(ctx, op, result, out_shape, range(channels), bound, fixed, rows, left,
-                       biases if left else None)
+    return _requantise(ctx, op, result, out_shape, range(channels), bound, fixed, rows)
 
 
 def _scaling(ctx: Context, op: Operator, kind: str, weights: np.ndarray,
              bias: tuple[np.ndarray, int], rows: list[int] | None, attrs: str
-             ) -> list[int] | None:
+             ) -> tuple[list[int], list[tuple[int, int]], dict] | None:
     """formats/prescaled's left shifts for an int8 convolution of zero points 0, one
-    group and no pruned outputs (`bias`: its bias and the bound of its sums), or None
+    group and no pruned outputs (`bias`: its bias and the bound of its sums), with the
+    requantisation's pairs and other terms (scaled_plan's), or None
     where it does not apply: padded (padding stays a TOSA op), a depthwise multiplier,
     a conv2d of more than one kernel row (vww's first layer, 3x3 read as column pairs:
     1,943,321 cycles with int16 weights 1,985,945, one hart)."""
@@ -86,8 +96,9 @@ def _scaling(ctx: Context, op: Operator, kind: str, weights: np.ndarray,
         return None
     data, bound = bias
     reals, terms = _terms(ctx, op, range(len(data)), rows, {})
-    return prescaled.left_shifts(tosa_layout.per_output(weights, kind),
-                                 [quantize_multiplier(r) for r in reals], bound, terms)
+    pairs = [quantize_multiplier(r) for r in reals]
+    left = prescaled.left_shifts(tosa_layout.per_output(weights, kind), pairs, bound, terms)
+    return (left, pairs, terms) if left else None
 
 
 def _terms(ctx: Context, op: Operator, channels: range, rows: list[int] | None,
@@ -103,16 +114,13 @@ def _terms(ctx: Context, op: Operator, channels: range, rows: list[int] | None,
 
 
 def _requantise(ctx: Context, op: Operator, sums: str, shape: tuple, channels: range,
-                bound: int | None, fixed: dict[int, int], rows: list[int] | None,
-                scaled: list[int] | None = None, biases: list[int] | None = None) -> str:
+                bound: int | None, fixed: dict[int, int], rows: list[int] | None) -> str:
     """TFLite's requantisation of a convolution's int32 `sums` for output `channels` (in
     double, in_scale * w_scale[c] / out_scale); `fixed`: pruned channels' sums; `rows`:
-    the layer's channel at each position (as conv_like's); `scaled`: the sums arrive
-    scaled (formats/prescaled)."""
+    the layer's channel at each position (as conv_like's)."""
     known = {i: fixed[c] for i, c in enumerate(channels) if c in fixed}
     reals, terms = _terms(ctx, op, channels, rows, known)
-    return ctx.w.to_int8(sums, shape, reals, fixed=known, bound=bound, scaled=scaled,
-                         biases=biases, **terms)
+    return ctx.w.to_int8(sums, shape, reals, fixed=known, bound=bound, **terms)
 
 
 def _reals(ctx: Context, op: Operator, channels: list[int]) -> list[float]:

@@ -149,20 +149,15 @@ class Writer:
         offset = zero_point if fold else 0
         pairs = [quantize_multiplier(r) for r in reals]
         fixed = fixed or {}
-        scaled = multiply.pop("scaled", None)  # sums scaled per channel (formats/prescaled)
-        biases = multiply.pop("biases", None)
-        plan = requant_generic.plan(pairs, zero_point, fold, limits, fixed=fixed, scaled=scaled,
-                                    biases=biases, **multiply)
+        plan = requant_generic.plan(pairs, zero_point, fold, limits, fixed=fixed, **multiply)
         if plan is not None:
-            return self._requantise_generic(value, shape, plan)
-        if scaled is not None:
-            raise ValueError("scaled sums without their requantisation")
+            return self.requantise(value, shape, plan)
         if fixed and multiply.get("bound") is not None:
             multiply["bound"] = max(multiply["bound"], *(abs(v) for v in fixed.values()))
         value = self.multiply(value, shape, reals, offset=offset, **multiply)
         return self.saturate(value, shape, zero_point - offset, *limits)
 
-    def _requantise_generic(self, value: str, shape: tuple[int, ...],
+    def requantise(self, value: str, shape: tuple[int, ...],
                             plan: requant_generic.Requantisation) -> str:
         """The requantisation and clamp as one op (requant_generic), its per-channel columns
         read from constants; then the int8."""
