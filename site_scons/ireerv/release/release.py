@@ -121,7 +121,7 @@ def fresh_checkout(root: Path, dest: Path, *, include_changes: bool) -> None:
     for line in _git(root, "ls-files", "-m", "-o", "--exclude-standard").splitlines():
         src, dst = root / line, dest / line
         dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dst)
+        shutil.copy2(src, dst, follow_symlinks=False)  # a link stays a link (to a folder too)
     for line in _git(root, "ls-files", "-d").splitlines():
         (dest / line).unlink(missing_ok=True)
 
