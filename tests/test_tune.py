@@ -5,7 +5,6 @@ tests/test_tune_cluster.py runs real tunes)."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -69,22 +68,6 @@ def test_the_tuning_file_has_the_form_the_build_merges() -> None:
         spec.merge(text.replace("@__kernel_config", "@other"), text)
 
 
-def test_images_with_several_harts_split_one_workgroup_convolutions_into_rows() -> None:
-    conv, depthwise, matmul = (space.parse_symbol(s) for s in (CONV, DEPTHWISE, MATMUL))
-    wide = space.Dispatch("conv_2d_nhwc_hwcf", (1, 6, 6, 128, 1, 2, 64), "i8xi8xi32")
-    whole = [(d, next(t for t in space.candidates(d, 100) if t.distribution[1] == d.dims[1]))
-             for d in (conv, depthwise, wide)]
-    text = spec.render("Tuned.\n", [*whole, (matmul, space.candidates(matmul, 1)[0])])
-    split = spec.one_row_a_workgroup(text)
-    before, after = (re.findall(r"distribution = \[([^\]]*)\]", s) for s in (text, split))
-    assert before[0] == "0, 25, 0, 64, 0, 0, 0"  # all rows, all 64 channels: one workgroup
-    assert after == ["0, 1, 0, 64, 0, 0, 0", *before[1:]]  # the others keep theirs:
-    assert before[2] == "0, 6, 0, 64, 0, 0, 0"  # two workgroups by channels already
-    # Only the rows change: the register tiles are the tune's.
-    assert re.sub(r"distribution = \[[^\]]*\]", "", split) == \
-        re.sub(r"distribution = \[[^\]]*\]", "", text)
-
-
 def test_kernel_cycles_sum_the_dispatches_of_one_shape() -> None:
     profile = {"phases": [{"name": "call 0", "total": 1000, "functions": [
         {"name": CONV, "component": "kernel", "inclusive": 300},
@@ -93,6 +76,18 @@ def test_kernel_cycles_sum_the_dispatches_of_one_shape() -> None:
         {"name": "memset", "component": "bsp", "inclusive": 9}]}]}
     result = kernel_cycles(profile)
     assert result.cycles == {space.parse_symbol(CONV).key: 610} and result.total == 1000
+
+
+def test_kernel_cycles_are_a_dispatchs_wall_cycles_where_the_harts_share_it() -> None:
+    """With several harts hart 0's kernel runs only its share; the profile's dispatch
+    window is the dispatch from start to end (waiting for the other harts included)."""
+    profile = {"phases": [{"name": "call 1", "total": 1000, "functions": [
+        {"name": CONV, "component": "kernel", "inclusive": 300},
+        {"name": DEPTHWISE, "component": "kernel", "inclusive": 200}],
+        "dispatches": {CONV: 420}}]}
+    result = kernel_cycles(profile)
+    assert result.cycles == {space.parse_symbol(CONV).key: 420,
+                             space.parse_symbol(DEPTHWISE).key: 200}
 
 
 class FakeRunner:

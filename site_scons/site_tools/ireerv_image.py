@@ -215,8 +215,8 @@ def _merged_library(benv, key: ImageKey, idir: str, harts: int) -> str | None:
         return None
     merged = benv.Command(f"{idir}/{image_tuning.MERGED}",
                           [str(PROJECT_ROOT / board.iree.library), *(str(f) for f, _ in overlays)],
-                          short_action(_merge_tiles, varlist=["OVERLAY_PREFIXES", "SEVERAL_HARTS"]),
-                          OVERLAY_PREFIXES=[p for _, p in overlays], SEVERAL_HARTS=harts > 1)[0]
+                          short_action(_merge_tiles, varlist=["OVERLAY_PREFIXES"]),
+                          OVERLAY_PREFIXES=[p for _, p in overlays])[0]
     benv.Depends(merged, module_files(spec))  # how the overlays merge
     return Path(merged.abspath).relative_to(PROJECT_ROOT).as_posix()  # as the flag names it
 
@@ -225,7 +225,7 @@ def _merge_tiles(target, source, env):
     text = Path(str(source[0])).read_text()
     for overlay, prefix in zip(source[1:], env["OVERLAY_PREFIXES"], strict=True):
         try:
-            text = spec.merge(text, Path(str(overlay)).read_text(), prefix, env["SEVERAL_HARTS"])
+            text = spec.merge(text, Path(str(overlay)).read_text(), prefix)
         except spec.SpecError as err:
             build_error(f"{overlay}: {err}")
     Path(str(target[0])).write_text(text)

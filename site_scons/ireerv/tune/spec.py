@@ -96,12 +96,9 @@ def render(header: str, chosen: Sequence[tuple[Dispatch, Tiles]]) -> str:
             "    transform.yield %res : !transform.any_op\n  }\n}\n")
 
 
-def merge(library: str, overlay: str, prefix: str = TUNED, several_harts: bool = False) -> str:
+def merge(library: str, overlay: str, prefix: str = TUNED) -> str:
     """The board's library with an overlay's matchers (`@<prefix>_...`: a tuning file's, or
-    the board's harts library's) put first; a tuning file's for images with several harts
-    (one_row_a_workgroup)."""
-    if prefix == TUNED and several_harts:
-        overlay = one_row_a_workgroup(overlay)
+    the board's harts library's) put first."""
     sequences = _sequences(prefix).findall(overlay)
     entries = [f"        {name} -> @apply_op_config,\n"
                for name in _entries(prefix).findall(overlay)]
@@ -111,31 +108,3 @@ def merge(library: str, overlay: str, prefix: str = TUNED, several_harts: bool =
         raise SpecError("the board's library has no single @__kernel_config foreach_match")
     merged = library.replace(_ENTRY, "".join(s + "\n" for s in sequences) + _ENTRY)
     return merged.replace(_FOREACH, _FOREACH + "".join(entries))
-
-
-def _rows_apart(sequence: str) -> str:
-    """A tuned convolution's matcher, one output row a workgroup if it had one workgroup."""
-    if '["linalg.conv_2d_nhwc_hwcf"]' not in sequence:
-        return sequence
-    dims = [int(v) for v in re.findall(r"%v\d+ = transform\.param\.constant (\d+) :", sequence)]
-    found = re.search(r"distribution = \[([\d, ]+)\]", sequence)
-    if found is None or len(dims) != 7:
-        return sequence
-    tiles = [int(v) for v in found[1].split(", ")]
-    if any(tile and tile < bound for bound, tile in zip(dims, tiles, strict=False)) \
-            or dims[1] == 1:
-        return sequence  # several workgroups already, or one row only
-    tiles[1] = 1
-    return sequence.replace(found[0], f"distribution = {_list(tiles)}")
-
-
-def one_row_a_workgroup(overlay: str) -> str:
-    """A tuning file for images with several harts: a tuned convolution of one workgroup
-    keeps its register tile but runs one output row a workgroup.  A tune measures on one
-    hart, where all rows in one workgroup can win by a little; a dispatch of one workgroup
-    cannot be shared (resnet8's 3x3 16-to-32-channel and last 1x1 shortcut layers stayed
-    on hart 0).  Dispatches already of several workgroups keep them (vww's 1x1 128-channel
-    layer, split by channels, reads half the weights a hart; split by rows it stayed on
-    hart 0), and so do depthwise layers (split by rows, vww's took
-    14,049 cycles more)."""
-    return _sequences(TUNED).sub(lambda found: _rows_apart(found[0]), overlay)
