@@ -39,9 +39,13 @@ def test_a_tune_is_used_and_the_same_on_a_dask_cluster(tree: Path, fetcher: Fetc
     assert doc["tuned"] <= doc["untuned"]
     local = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
     if (folder / "cluster4.mlir").is_file():  # a winner: later builds compile with it
-        run = scons(tree, "run", "MODEL=qmatmul64", "BOARD=cluster4", "REPEAT=1", "HARTS=1",
-                    cache).stdout  # as the tune measures
-        assert re.search(rf"calls {doc['tuned']:,}\n", run), run
+        run = scons(tree, "run", "MODEL=qmatmul64", "BOARD=cluster4", "REPEAT=2",
+                    cache).stdout  # as the tune measures: the later call, harts as default
+        later = re.search(r"calls [\d,]+, ([\d,]+)\n", run)
+        assert later, run
+        # The traced call's phase (the tune's figure) ends a few dozen cycles after the
+        # runner's own count when harts share it (untuned: 802,398 against 802,340).
+        assert 0 <= doc["tuned"] - int(later[1].replace(",", "")) <= 200, run
         assert "PASS" in run
 
     need_module("distributed")
