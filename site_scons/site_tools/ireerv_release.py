@@ -23,7 +23,7 @@ from ireerv.image import iree_build
 from ireerv.image import tuning as image_tuning
 from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
-from ireerv.release import digests, explain, release, sbom
+from ireerv.release import digests, explain, release
 from ireerv.targets import Target
 from ireerv.util.files import sha256_file
 
@@ -144,6 +144,10 @@ def _linked_licences(env, report: dict) -> dict[str, str]:
 
 def _write_sbom(env, image, out: Path, outputs: dict, manifest: dict) -> None:
     """The bill of materials and the licence report, both reproducible."""
+    # Imported here: cyclonedx's schema checkers take seconds to load, which every other
+    # build (a no-op image included) would pay at start-up.
+    from ireerv.release import sbom
+
     lock = env["LOCK"]
     report = json.loads((out / "size-report.json").read_text())
     inputs = [sbom.input_component(inp, PROJECT_ROOT) for inp in lock.inputs.values()]
