@@ -44,6 +44,17 @@ def _unknown(spec: str) -> ModelError:
         "(or a path to a model folder, an .onnx or .tflite file or a static-shape .mlir)")
 
 
+def canonical_model(spec: str) -> str:
+    """MODEL in one spelling: a model folder of models/ by its name, however it was written
+    (`kws`, `models/kws`, `./models/kws/` or its absolute path); any other path as given."""
+    if not spec or ("/" not in spec and (MODELS_DIR / spec).is_dir()):
+        return spec
+    path = Path(spec).resolve()
+    if path.is_dir() and path.parent == MODELS_DIR.resolve():
+        return path.name
+    return spec
+
+
 def load_model(spec: str) -> Model:
     """A model by name (a folder under models/) or by path (a folder or a file)."""
     if not spec:

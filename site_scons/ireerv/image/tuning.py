@@ -1,4 +1,7 @@
-"""Which tuning an image compiles with: `models/<name>/tuning/<board>.mlir` (`scons tune`)."""
+"""Which tuning an image compiles with: `<model folder>/tuning/<board>.mlir` (`scons tune`).
+
+A model folder has one, wherever it is (models/<name> or a folder given as MODEL); a model
+given as a single file has none."""
 
 from __future__ import annotations
 
@@ -12,10 +15,12 @@ MERGED = "tiles.mlir"  # in the image's folder: the board's library with the tun
 
 
 def folder(model_arg: str) -> Path | None:
-    """The tuning folder of a model named by MODEL (a path given as MODEL has none)."""
-    if not model_arg or "/" in model_arg or not (MODELS_DIR / model_arg / "model.toml").is_file():
+    """The tuning folder of the model MODEL names: its folder's, None for a single file."""
+    if not model_arg:
         return None
-    return MODELS_DIR / model_arg / FOLDER
+    named = "/" not in model_arg and (MODELS_DIR / model_arg).is_dir()
+    path = MODELS_DIR / model_arg if named else Path(model_arg).resolve()
+    return path / FOLDER if path.is_dir() else None
 
 
 def spec_path(model_arg: str, board: str) -> Path | None:
