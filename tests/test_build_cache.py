@@ -11,7 +11,7 @@ import pytest
 from conftest import require_input
 from scons_helpers import SCONS, copy_project, scons
 
-from ireerv.inputs import envvars
+from ireerv.inputs import envvars, manifest
 from ireerv.inputs.fetch import Fetcher
 from ireerv.util import build_cache
 from ireerv.util.files import sha256_file
@@ -62,6 +62,7 @@ def test_shared_cache_entries_are_used_in_place(tmp_path: Path, lock) -> None:
     fetcher = Fetcher(lock, config)
     entry = shared / fetcher.entry("flatcc").relative_to(local)
     entry.mkdir(parents=True)
+    manifest.write(entry, entry)  # what the machine that made it writes
     shared.chmod(0o555)
     try:
         assert fetcher.path("flatcc") == entry

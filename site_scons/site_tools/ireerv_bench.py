@@ -18,7 +18,7 @@ from ireerv.bench import docs as bench_docs
 from ireerv.bench import models as models_bench
 from ireerv.bench import plan as bench_plan
 from ireerv.boards import BoardError, choose_placement, load_board
-from ireerv.formats import ModelError, load_model, model_format
+from ireerv.formats import InputTree, ModelError, load_model, model_format
 from ireerv.image import tuning as image_tuning
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.profile import report as profile_report
@@ -47,7 +47,7 @@ def bench_target(env, plan_name: str = "matmul", cap_table=None):
     """Every image of the plan, run on its board (a failed run is a row that says so);
     with cap_table (env.CapBench()'s cap.json), its table goes into the bench's too."""
     plan = bench_plan.load_plan(plan_name)
-    board, model = load_board(plan.board), load_model(plan.model)
+    board, model = load_board(plan.board), load_model(plan.model, env.GetFetcher().path)
     sources, images = [], []
     for size in plan.sizes:
         for runtime in plan.runtimes:
@@ -68,9 +68,9 @@ def _read(node) -> dict:
 
 
 @functools.cache  # each model is in the table once per board: read its file once
-def _model_macs(name: str) -> int | None:
+def _model_macs(name: str, input_tree: InputTree) -> int | None:
     """The model's multiply-accumulates per inference, when its format names its layers."""
-    model = load_model(name)
+    model = load_model(name, input_tree)
     layers = model_format(model.format).layers
     try:
         return sum(layer.macs for layer in layers(model)) if layers else None
@@ -85,7 +85,8 @@ def _write_models(target, source, env):
             _read(source[i]) if i is not None else None for i in entry["sources"])
         measured.append(models_bench.Measured(
             entry["model"], entry["task"], entry["board"], entry["placement"], entry["unit"],
-            run, size, profile, layers, _model_macs(entry["model"]), untuned, tuning))
+            run, size, profile, layers, _model_macs(entry["model"], env.GetFetcher().path),
+            untuned, tuning))
     data = models_bench.table(measured, env["MODELS_PLAN"].references)
     json_path, md_path, svg_path = (Path(str(t)) for t in target)
     atomic_write(json_path, json.dumps(data, indent=2) + "\n")
@@ -109,7 +110,8 @@ def models_bench_target(env):
     try:
         plan = models_bench.load_plan()
         boards = [load_board(name) for name in plan.boards]
-        models = [(load_model(name), task, prof) for name, task, prof in plan.models]
+        models = [(load_model(name, env.GetFetcher().path), task, prof)
+                  for name, task, prof in plan.models]
     except (models_bench.ModelsPlanError, BoardError, ModelError) as err:
         user_error(err)
     sources, entries = [], []
@@ -158,7 +160,8 @@ def harts_bench_target(env, cap_table=None):
     try:
         plan = harts.load_harts_plan()
         board = load_board(plan.board)
-        models = {name: load_model(name) for name in dict.fromkeys(r.model for r in plan.rows)}
+        models = {name: load_model(name, env.GetFetcher().path)
+                  for name in dict.fromkeys(r.model for r in plan.rows)}
     except (bench_plan.PlanError, BoardError, ModelError) as err:
         user_error(err)
     placed = {name: choose_placement(board, "", model.placement)

@@ -58,7 +58,7 @@ def layer_check(env, request):
         layers.expose(model, folder)  # reading the model: no longer than loading it
     except formats.ModelError as err:
         raise SCons.Errors.StopError(str(err)) from None
-    exposed = formats.load_model(str(folder))
+    exposed = formats.load_model(str(folder), env.GetFetcher().path)
     image = env.ModelImage(request.placed_board, exposed, None, "iree")
     node = env.Command(f"{image.dir}/layers.json", [image.elf, image.hex],
                        SCons.Action.Action(_check_layers, None), LAYER_IMAGE=image,

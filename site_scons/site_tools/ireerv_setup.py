@@ -12,7 +12,6 @@ from pathlib import Path
 import SCons.Errors
 
 from ireerv import paths, services, targets
-from ireerv.inputs.envvars import parse_mirrors
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.inputs.lock import LockError, load_lock
 from ireerv.inputs.toolchain import Toolchain
@@ -33,14 +32,7 @@ _SHORT = {
 def _fetcher(env) -> Fetcher:
     shared = services.of(env)
     if shared.fetcher is None:
-        config = FetchConfig(
-            cache_root=Path(env["CACHE_DIR"]),
-            offline=bool(env["OFFLINE"]),
-            mirrors=parse_mirrors("MIRRORS", env["MIRRORS"]),
-            verbose=bool(env["VERBOSE"]),
-            shared_root=Path(env["SHARED_CACHE"]) if env.get("SHARED_CACHE") else None,
-        )
-        shared.fetcher = Fetcher(env["LOCK"], config)
+        shared.fetcher = Fetcher(env["LOCK"], FetchConfig.from_variables(env))
     return shared.fetcher
 
 

@@ -41,7 +41,7 @@ class Request:
     @cached_property
     def model(self) -> formats.Model:
         try:
-            return formats.load_model(self.env["MODEL"])
+            return formats.load_model(self.env["MODEL"], self.env.GetFetcher().path)
         except formats.ModelError as err:
             _stop(err)
 

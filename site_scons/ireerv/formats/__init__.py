@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from pathlib import Path
 
-from ireerv.formats.base import Model, ModelError, ModelFormat
+from ireerv.formats.base import InputTree, Model, ModelError, ModelFormat
 from ireerv.paths import PROJECT_ROOT
 
 MODELS_DIR = PROJECT_ROOT / "models"
@@ -55,8 +55,10 @@ def canonical_model(spec: str) -> str:
     return spec
 
 
-def load_model(spec: str) -> Model:
-    """A model by name (a folder under models/) or by path (a folder or a file)."""
+def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
+    """A model by name (a folder under models/) or by path (a folder or a file); the files
+    it takes from toolchain.lock inputs are found through `input_tree` (a build's fetcher's
+    `path`), else with the IREERV_* variables' settings."""
     if not spec:
         raise ModelError(f"no MODEL given; models: {', '.join(list_models())}")
     named = "/" not in spec and (MODELS_DIR / spec).is_dir()
@@ -74,4 +76,4 @@ def load_model(spec: str) -> Model:
             raise ModelError(f"model folder {path} has no model.mlir, model.onnx or "
                              "model.tflite (nor a model.toml with a [tflite] table)")
         raise _unknown(spec)
-    return found[0].load(path.resolve() if not named else path)
+    return found[0].load(path.resolve() if not named else path, input_tree)

@@ -25,6 +25,25 @@ class ModelError(Exception):
     """A model that cannot be built: unknown, missing files, bad description."""
 
 
+# The tree of a toolchain.lock input by name, fetched if needed: a build passes its own
+# fetcher's (CACHE_DIR, SHARED_CACHE, OFFLINE and MIRRORS of the command line).
+InputTree = Callable[[str], Path]
+
+
+def pinned_tree(input_tree: InputTree | None, name: str) -> Path:
+    """The tree of input `name`, through `input_tree`; without one (outside a build: tests,
+    the command line tools) fetched with the IREERV_* variables' settings.
+
+    Raises FetchError or LockError."""
+    if input_tree is not None:
+        return input_tree(name)
+    from ireerv.inputs.fetch import FetchConfig, Fetcher
+    from ireerv.inputs.lock import load_lock
+    from ireerv.paths import LOCK_FILE
+
+    return Fetcher(load_lock(LOCK_FILE), FetchConfig.from_env()).path(name)
+
+
 @dataclass(frozen=True)
 class InputSpec:
     shape: tuple[int | str, ...]
@@ -167,7 +186,7 @@ class ModelFormat:
 
     name: str
     claims: Callable[[Path], bool]  # whether a file or folder holds a model of this format
-    load: Callable[[Path], Model]
+    load: Callable[[Path, InputTree | None], Model]
     # The build method (env.<name>(model)) that writes model.mlir from model.source;
     # "" when the MLIR is compiled as written.
     import_step: str = ""

@@ -16,7 +16,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ireerv.formats.base import InputSpec, Model, ModelError, ModelFormat, read_text
+from ireerv.formats.base import (
+    InputSpec,
+    InputTree,
+    Model,
+    ModelError,
+    ModelFormat,
+    pinned_tree,
+    read_text,
+)
 from ireerv.formats.imported import imported_mlir
 from ireerv.formats.onnx_import import entry_name
 from ireerv.formats.schema import ELEMENT_TYPES
@@ -33,13 +41,12 @@ def is_importer_mlir(text: str) -> bool:
     return any(mark in text for mark in IMPORTER_MARKS)
 
 
-def _compiler_wheel() -> Path:
-    from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
-    from ireerv.inputs.lock import LockError, load_lock
-    from ireerv.paths import LOCK_FILE
+def _compiler_wheel(input_tree: InputTree | None) -> Path:
+    from ireerv.inputs.fetch import FetchError
+    from ireerv.inputs.lock import LockError
 
     try:
-        return Fetcher(load_lock(LOCK_FILE), FetchConfig.from_env()).path("iree-compiler")
+        return pinned_tree(input_tree, "iree-compiler")
     except (FetchError, LockError) as err:
         raise ModelError(f"reading importer MLIR needs the pinned compiler: {err}") from None
 
@@ -65,9 +72,11 @@ def reflect(wheel: Path, *args: str) -> dict:
     return answer
 
 
-def load_importer_mlir(path: Path, function: str | None = None) -> Model:
+def load_importer_mlir(path: Path, input_tree: InputTree | None = None,
+                       function: str | None = None) -> Model:
     """The model of an importer's MLIR file: signature from the compiler, seeded inputs."""
-    answer = reflect(_compiler_wheel(), "signature", str(path), *([function] if function else []))
+    answer = reflect(_compiler_wheel(input_tree), "signature", str(path),
+                     *([function] if function else []))
     specs = []
     for index, item in enumerate(answer["inputs"]):
         dtype = next((name for name in ELEMENT_TYPES if name == item["element"]), None)

@@ -12,7 +12,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from ireerv.formats.base import InputSpec, Model, ModelError, ModelFormat, read_text
+from ireerv.formats.base import InputSpec, InputTree, Model, ModelError, ModelFormat, read_text
 from ireerv.formats.importer_mlir import is_importer_mlir
 from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, validate
 
@@ -133,7 +133,7 @@ def claims(path: Path) -> bool:
     return path.suffix == ".mlir" and not is_importer_mlir(read_text(path))
 
 
-def load(path: Path) -> Model:
+def load(path: Path, _input_tree: InputTree | None = None) -> Model:
     return _load_folder(path) if path.is_dir() else _load_bare_mlir(path)
 
 

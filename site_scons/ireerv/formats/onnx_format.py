@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 
 from ireerv.formats import onnx_diagnose, onnx_test_data
-from ireerv.formats.base import FrameworkReference, InputSpec, Model, ModelError, ModelFormat
+from ireerv.formats.base import (
+    FrameworkReference,
+    InputSpec,
+    InputTree,
+    Model,
+    ModelError,
+    ModelFormat,
+)
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import onnx_layers
 from ireerv.formats.onnx_import import OnnxError, function_name, read_source
@@ -43,7 +50,7 @@ def _settings(toml: Path) -> dict[str, Any]:
     return {"dims": dims, **settings}
 
 
-def load_onnx(path: Path) -> Model:
+def load_onnx(path: Path, _input_tree: InputTree | None = None) -> Model:
     """The model of an `.onnx` file or of a folder holding `model.onnx`."""
     onnx_file = path / "model.onnx" if path.is_dir() else path
     if not onnx_file.is_file():

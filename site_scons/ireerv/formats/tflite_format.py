@@ -30,9 +30,11 @@ import numpy as np
 from ireerv.formats.base import (
     FrameworkReference,
     InputSpec,
+    InputTree,
     Model,
     ModelError,
     ModelFormat,
+    pinned_tree,
     read_text,
 )
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
@@ -66,7 +68,7 @@ def has_tflite(folder: Path) -> bool:
         return False
 
 
-def _pinned_file(toml: Path, table: Any) -> Path:
+def _pinned_file(toml: Path, table: Any, input_tree: InputTree | None) -> Path:
     """The file a [tflite] table names inside a toolchain.lock input (fetched if needed)."""
     place = _Place(toml, "[tflite]")
     if not isinstance(table, dict):
@@ -78,12 +80,11 @@ def _pinned_file(toml: Path, table: Any) -> Path:
     if Path(rel).is_absolute() or ".." in Path(rel).parts:
         raise place.error("path", f"{rel!r} leaves input {name!r}: give a path inside it, "
                                   "relative to its top")
-    from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
-    from ireerv.inputs.lock import LockError, load_lock
-    from ireerv.paths import LOCK_FILE
+    from ireerv.inputs.fetch import FetchError
+    from ireerv.inputs.lock import LockError
 
     try:
-        root = Fetcher(load_lock(LOCK_FILE), FetchConfig.from_env()).path(name)
+        root = pinned_tree(input_tree, name)
     except (FetchError, LockError) as err:
         raise ModelError(f"{toml}: [tflite] input {name!r}: {err}") from None
     file = root / rel
@@ -121,15 +122,16 @@ def _specs(file: Path, toml: Path, graph_inputs: tuple[Tensor, ...],
     return specs
 
 
-def load_tflite(path: Path) -> Model:
-    """The model of a `.tflite` file or of a TFLite model folder."""
+def load_tflite(path: Path, input_tree: InputTree | None = None) -> Model:
+    """The model of a `.tflite` file or of a TFLite model folder; a [tflite] table's input
+    is found through `input_tree` (see pinned_tree)."""
     folder = path if path.is_dir() else None
     toml = path / "model.toml" if folder else path.with_suffix(".toml")
     name = path.name if folder else path.stem
     try:
         data = read_toml(toml)
         if "tflite" in data:
-            file = _pinned_file(toml, data["tflite"])
+            file = _pinned_file(toml, data["tflite"], input_tree)
         else:
             file = path / "model.tflite" if folder else path
         if not file.is_file():

@@ -3,7 +3,8 @@
 A cache entry is trusted once its final name exists: it is filled under a temporary
 name and renamed into place only when complete, while an fcntl lock keeps two
 processes from doing the same work.  A killed process leaves at most a temporary
-directory, which the next holder of the lock removes.
+directory, which the next holder of the lock removes.  Each entry gets its manifest
+(manifest.py) just before the rename, so an entry made here always has one.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from ireerv.inputs import manifest
 
 _TMP_MARK = ".tmp-"
 
@@ -100,6 +103,7 @@ def atomic_dir(
         try:
             yield tmp
             os.chmod(tmp, 0o755)  # mkdtemp makes it private
+            manifest.write(tmp, final)
             os.rename(tmp, final)
         except BaseException:
             remove_tree(tmp)
@@ -110,6 +114,7 @@ def discard(final: Path, *, lock_dir: Path | None = None) -> None:
     """Drop a cache entry: renamed away under the lock, then removed."""
     final = Path(final)
     with file_lock(_lock_path(final, lock_dir)):
+        manifest.remove(final)
         if not final.exists():
             return
         doomed = final.parent / f".{final.name}{_TMP_MARK}discarded-{os.getpid()}"

@@ -6,8 +6,10 @@ Cache layout under the cache root:
     src/toolchain-<key>/            all toolchain inputs unpacked into one tree
     tools/                          tools built from the sources (made by others)
     locks/                          fcntl lock files
-Every entry is made under a temporary name and renamed when complete, so an entry
-that exists is trusted and an interrupted fetch leaves nothing behind.
+    verified/                       stamps of entries checked against their manifests
+Every entry is made under a temporary name and renamed when complete, so an
+interrupted fetch leaves nothing behind; its manifest (manifest.py), written as it is
+made, is checked before the entry is used, whether it is in this cache or a shared one.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ireerv.inputs import archive, cache, fetch_git, fetch_http, fetch_packages, pin_checks
+from ireerv.inputs import (
+    archive,
+    cache,
+    fetch_git,
+    fetch_http,
+    fetch_packages,
+    manifest,
+    pin_checks,
+)
 from ireerv.inputs.envvars import OFFLINE as OFFLINE_ENV
 from ireerv.inputs.fetch_common import (  # FetchConfig, FetchError: part of this API
     FetchConfig,
@@ -44,23 +54,55 @@ class Fetcher:
         self.config = config
         self.root = Path(config.cache_root)
         self._session = None
+        self._located: dict[Path, Path] = {}
 
     # --- cache layout -------------------------------------------------------
 
     def located(self, final: Path) -> Path:
         """Where a cache entry is: `final` itself, else the shared cache's copy if it has one.
 
-        Entries are complete once their final name exists and never change, so
-        reading another machine's entry in place is safe.
+        Either is checked against its manifest first, once per run.  A shared copy
+        without a manifest or unlike it is not used: the entry is made in this cache.
         """
+        if final not in self._located:
+            self._located[final] = self._locate(final)
+        return self._located[final]
+
+    def _locate(self, final: Path) -> Path:
+        if final.exists() and self._local_entry_usable(final):
+            return final
         shared = self.config.shared_root
-        if final.exists() or shared is None:
+        if shared is None:
             return final
         try:
             copy = Path(shared) / final.relative_to(self.root)
         except ValueError:
             return final
-        return copy if copy.exists() else final
+        if not copy.exists():
+            return final
+        problem = manifest.problem(copy, self.root / "verified")
+        if problem is None:
+            return copy
+        self.config.log(f"shared cache: {copy} not used: {problem}; "
+                        f"making it in {self.root} instead")
+        return final
+
+    def _local_entry_usable(self, final: Path) -> bool:
+        """A local entry is checked like a shared one; one damaged is removed, to be made again.
+
+        Entries made before manifests were written get one on first use: this machine
+        made them.
+        """
+        if not manifest.manifest_path(final).exists():
+            self.config.log(f"cache: recording the manifest of {final}")
+            manifest.adopt(final, self.root / "verified")
+            return True
+        problem = manifest.problem(final, self.root / "verified")
+        if problem is None:
+            return True
+        self.config.log(f"cache: {final} not used: {problem}; making it again")
+        cache.discard(final, lock_dir=self.root / "locks")
+        return False
 
     def entry(self, name: str) -> Path:
         """The cache directory of an input's tree (or of the toolchain tree), fetched or not."""

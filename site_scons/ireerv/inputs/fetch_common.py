@@ -8,7 +8,7 @@ import posixpath
 import re
 import sys
 import sysconfig
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -54,6 +54,19 @@ class FetchConfig:
             raise FetchError(str(err)) from None
         values: dict[str, object] = {"offline": offline, "mirrors": mirrors, **kw}
         return cls(cache_root=root, **values)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_variables(cls, variables: Mapping[str, Any]) -> FetchConfig:
+        """The build's config: CACHE_DIR, SHARED_CACHE, OFFLINE, MIRRORS and VERBOSE of an
+        SCons environment (the command line, defaulting to the IREERV_* variables)."""
+        shared = variables.get("SHARED_CACHE")
+        return cls(
+            cache_root=Path(variables["CACHE_DIR"]),
+            offline=bool(variables["OFFLINE"]),
+            mirrors=envvars.parse_mirrors("MIRRORS", variables["MIRRORS"]),
+            verbose=bool(variables["VERBOSE"]),
+            shared_root=Path(shared) if shared else None,
+        )
 
 
 class FetchContext(Protocol):
