@@ -65,6 +65,12 @@ class VerifiedCacheDir(SCons.CacheDir.CacheDir):
         return super().retrieve(node)
 
     @classmethod
+    def copy_from_cache(cls, env, src, dst) -> str:
+        """A retrieved file is as new as its retrieval (SCons keeps the entry's time): a
+        build killed afterwards is known to have written it (ireerv.util.unfinished_build)."""
+        return env.fs.copy(src, dst)
+
+    @classmethod
     def copy_to_cache(cls, env, src, dst) -> str:
         """Store the file, and its hash beside the name it is about to be renamed to."""
         result = super().copy_to_cache(env, src, dst)
