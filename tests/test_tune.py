@@ -5,13 +5,16 @@ tests/test_tune_cluster.py runs real tunes)."""
 from __future__ import annotations
 
 import json
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from golden_files import check_golden
 
 from ireerv.paths import PROJECT_ROOT
-from ireerv.tune import record, space, spec, tuner
+from ireerv.tune import interrupt, measure, record, space, spec, tuner
 from ireerv.tune.measure import Result, Round, kernel_cycles
 
 CONV = "main_dispatch_4_conv_2d_nhwc_hwcf_1x25x5x64x1x2x32_i8xi8xi32"
@@ -147,3 +150,58 @@ def test_round_digests_follow_the_spec_and_the_source() -> None:
     assert one.digest("a") == Round("other name", "kws", "cluster4", "spec").digest("a")
     assert one.digest("a") != one.digest("b")
     assert one.digest("a") != Round("round 1", "kws", "cluster4", "spec2").digest("a")
+
+
+def test_a_budget_beyond_the_candidates_is_capped_and_said(tmp_path: Path) -> None:
+    conv, matmul = (d for d, _ in _chosen())
+    most = max(len(space.candidates(d, 10**9)) for d in (conv, matmul))
+    said: list[str] = []
+    done = threading.Event()
+
+    def tune() -> None:
+        outcome = tuner.tune("m", "b", 10**9, FakeRunner(set()),
+                             tuner.Store(tmp_path / "rounds.json", "c"),
+                             tuner.Progress(said.append))
+        assert outcome.budget == most
+        done.set()
+
+    threading.Thread(target=tune, daemon=True).start()
+    assert done.wait(30), "the tune did not finish: it counts through BUDGET"
+    assert f"tune: BUDGET=1,000,000,000 is more than the {most} candidates of any " \
+           f"dispatch: {most} rounds" in said
+
+
+class InterruptedRunner(FakeRunner):
+    """Rounds whose builds a Ctrl-C stopped: the first round's child says it was interrupted."""
+
+    def __call__(self, rounds):
+        for rnd in rounds:
+            if rnd.name != "untuned":
+                raise interrupt.Interrupted
+            yield from super().__call__([rnd])
+
+
+def test_an_interrupted_tune_stops_and_keeps_only_finished_rounds(tmp_path: Path) -> None:
+    store = tuner.Store(tmp_path / "rounds.json", "context")
+    with pytest.raises(interrupt.Interrupted):
+        tuner.tune("m", "b", 4, InterruptedRunner(set()), store, tuner.Progress(print))
+    assert [r.passed for r in tuner.Store(store.path, "context").done.values()] == [True]
+
+
+def test_a_round_in_flight_is_stopped_by_the_interrupt(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real child process (standing in for a round's scons) is sent Ctrl-C's signal as soon
+    as the tune is interrupted, and its round has no result."""
+    child = "import signal, sys, time; signal.signal(signal.SIGINT, lambda *a: sys.exit(" \
+            "'scons: Build interrupted.')); time.sleep(60)"
+    monkeypatch.setattr(measure, "SCONS", [sys.executable, "-c", child])
+    workspace = measure.Workspace(tmp_path, None)
+    timer = threading.Timer(0.5, interrupt.STOP.set)
+    timer.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(interrupt.Interrupted):
+            workspace.run(Round("round 1", "m", "b", ""))
+    finally:
+        interrupt.STOP.clear()
+    assert time.monotonic() - start < 30

@@ -68,8 +68,9 @@ def test_bad_tune_requests_are_one_clear_error(tree: Path) -> None:
     assert "Traceback" not in out.stdout + out.stderr
     bad = scons(tree, *TUNE, "TUNE_SCHEDULER=localhost", check=False)
     assert "give a Dask scheduler's address, tcp://<host>:<port>" in bad.stdout + bad.stderr
-    path = scons(tree, "tune", "MODEL=models/qmatmul64", check=False)  # a folder path
-    assert path.returncode != 0 and "is not a model in models/" in path.stdout + path.stderr
+    path = scons(tree, "tune", "MODEL=models/qmatmul64/model.mlir", check=False)  # a file
+    assert path.returncode != 0 and "is a single file: a tune is kept in its model's folder" \
+        in path.stdout + path.stderr
 
 
 def _dies_once(digest: str, archive: bytes, round_data: dict, build_cache: str) -> dict:

@@ -1,7 +1,7 @@
 """scons tune: each dispatch's kernel configuration found by measuring candidates.
 
-`scons tune MODEL=<name> BOARD=<board> [BUDGET=n] [TUNE_SCHEDULER=tcp://host:port]`
-writes models/<name>/tuning/<board>.mlir, which later builds of the model on that board
+`scons tune MODEL=<name or folder> BOARD=<board> [BUDGET=n] [TUNE_SCHEDULER=tcp://host:port]`
+writes <model folder>/tuning/<board>.mlir, which later builds of the model on that board
 merge into the board's library, and <board>.json with every candidate and its cycles.
 The logic is in ireerv.tune; rounds and private copies of the project live under
 build/tune/<model>-<board>.
@@ -15,11 +15,12 @@ from pathlib import Path
 import SCons.Action
 
 from ireerv import targets
+from ireerv.formats import MODELS_DIR
 from ireerv.image import tuning as image_tuning
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.release.release import ReleaseError
 from ireerv.targets import Target
-from ireerv.tune import record, schedule, spec, tuner
+from ireerv.tune import interrupt, record, schedule, spec, tuner
 from ireerv.util.scons import build_error
 
 
@@ -27,21 +28,25 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-def _runner(env, work: Path, jobs: int, cache: Path) -> tuner.Runner:
+def _runner(env, work: Path, jobs: int, cache: Path, outside: Path | None) -> tuner.Runner:
     if env["TUNE_SCHEDULER"]:
         _say(f"tune: candidates run on the Dask cluster at {env['TUNE_SCHEDULER']}")
-        return schedule.DaskRunner(env["TUNE_SCHEDULER"], PROJECT_ROOT, cache)
+        return schedule.DaskRunner(env["TUNE_SCHEDULER"], PROJECT_ROOT, cache,
+                                   model_dir=outside)
     _say(f"tune: candidates run here, {jobs} at a time (private copies in "
          f"{work.relative_to(PROJECT_ROOT)})")
-    return schedule.LocalRunner(PROJECT_ROOT, work, jobs, cache)
+    return schedule.LocalRunner(PROJECT_ROOT, work, jobs, cache, outside)
 
 
 def _tune(target, source, env):
-    model, board, budget = env["MODEL"], env["BOARD"], int(env["BUDGET"])
-    folder = image_tuning.folder(model)
+    board, budget = env["BOARD"], int(env["BUDGET"])
+    folder = image_tuning.folder(env["MODEL"])
     if folder is None:
-        build_error(f"tune: MODEL={model} is not a model in models/: a tune is kept in its "
-                    "model's folder (models/<name>/tuning)")
+        build_error(f"tune: MODEL={env['MODEL']} is a single file: a tune is kept in its "
+                    "model's folder (<folder>/tuning); give the folder as MODEL")
+    # The rounds build the model as models/<name> of their copies of the project.
+    model = folder.parent.name
+    outside = None if folder.parent.parent == MODELS_DIR else folder.parent
     work = Path(env.Dir(f"{BUILD}/tune/{model}-{board}").abspath)
     work.mkdir(parents=True, exist_ok=True)
     # Without a team's build cache, one for every tune: the runtime is built once.
@@ -50,16 +55,23 @@ def _tune(target, source, env):
     cache.mkdir(parents=True, exist_ok=True)
     jobs = os.cpu_count() or 1
     try:
-        context = schedule.source_digest(PROJECT_ROOT, folder.relative_to(PROJECT_ROOT))
+        context = schedule.source_digest(PROJECT_ROOT, folder)
         store = tuner.Store(work / "rounds.json", context)
-        outcome = tuner.tune(model, board, budget, _runner(env, work, jobs, cache), store,
-                             tuner.Progress(_say))
+        with interrupt.watched():
+            outcome = tuner.tune(model, board, budget, _runner(env, work, jobs, cache, outside),
+                                 store, tuner.Progress(_say))
+    except interrupt.Interrupted:
+        # Said here: SCons reports an interrupted action as "Build interrupted" alone.
+        _say("tune: interrupted; no tuning file written; the rounds that finished are kept "
+             "and the next `scons tune` goes on from them")
+        build_error("tune: interrupted")
     except (tuner.TuneError, schedule.ScheduleError, spec.SpecError, ReleaseError) as err:
         build_error(f"tune: {err}")
-    written = record.write(folder, model, board, budget, outcome)
-    _say(record.summary(record.document(model, board, budget, outcome)))
+    written = record.write(folder, model, board, outcome.budget, outcome)
+    _say(record.summary(record.document(model, board, outcome.budget, outcome)))
     for path in written:
-        _say(f"tune: {path.relative_to(PROJECT_ROOT)}")
+        shown = path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path
+        _say(f"tune: {shown}")
     if not outcome.chosen:
         _say("tune: no candidate beat the board's library; no tuning file is needed")
 
@@ -73,7 +85,7 @@ def tune_target(env):
 def generate(env) -> None:
     targets.declare(env, Target(
         "tune", "find each dispatch's kernel configuration by measuring candidates on the "
-        "board (MODEL, BOARD, BUDGET, TUNE_SCHEDULER); writes models/<m>/tuning/<board>.*",
+        "board (MODEL, BOARD, BUDGET, TUNE_SCHEDULER); writes <model folder>/tuning/<board>.*",
         "measure", lambda env, request: env.Tune()))
     env.AddMethod(tune_target, "Tune")
 

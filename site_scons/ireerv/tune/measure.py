@@ -16,15 +16,20 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ireerv.tune import space
+from ireerv.tune import interrupt, space
 
 ROUND_TIMEOUT = 1800  # seconds: a build and a traced run of one network
 REPEAT = 2  # calls a round runs; the last is measured
+POLL = 0.2  # seconds between looks at whether the tune was interrupted
+# How a child scons says it was stopped by a signal (Ctrl-C, SIGTERM).
+_STOPPED = "Build interrupted"
 # Where the profile went: made now, or retrieved from the build cache (the same bytes).
 _PROFILE_LINE = re.compile(r"^(?:profile: |Retrieved `)(\S+/profile\.json)(?:, |' from cache)",
                            re.M)
@@ -104,12 +109,39 @@ class Workspace:
         # (7,778,355 -> 7,987,291 cycles a call).
         args = ["profile", f"MODEL={rnd.model}", f"BOARD={rnd.board}", f"REPEAT={REPEAT}",
                 *([f"BUILD_CACHE={self.build_cache}"] if self.build_cache else [])]
+        interrupt.check()
         try:
-            proc = subprocess.run([*SCONS, *args], cwd=self.tree, capture_output=True,
-                                  text=True, timeout=ROUND_TIMEOUT, env=dict(os.environ))
+            proc = _scons(self.tree, args)
         except subprocess.TimeoutExpired:
             return Result(False, detail=f"no result within {ROUND_TIMEOUT} s")
+        if proc.returncode in (-signal.SIGINT, -signal.SIGTERM) or \
+                _STOPPED in proc.stdout + proc.stderr:
+            raise interrupt.Interrupted
         found = _PROFILE_LINE.search(proc.stdout)
         if proc.returncode != 0 or not found:
             return Result(False, detail=_failure(proc.stdout + "\n" + proc.stderr))
         return kernel_cycles(json.loads((self.tree / found[1]).read_text()))
+
+
+def _scons(tree: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    """scons in `tree`, within ROUND_TIMEOUT; sent Ctrl-C's signal as soon as the tune is
+    interrupted, and never left running behind the tune."""
+    proc = subprocess.Popen([*SCONS, *args], cwd=tree, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    deadline = time.monotonic() + ROUND_TIMEOUT
+    try:
+        while True:
+            try:
+                out, err = proc.communicate(timeout=POLL)
+                return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+            except subprocess.TimeoutExpired:
+                if interrupt.STOP.is_set():
+                    proc.send_signal(signal.SIGINT)
+                    proc.communicate()
+                    raise interrupt.Interrupted from None
+                if time.monotonic() > deadline:
+                    raise
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()

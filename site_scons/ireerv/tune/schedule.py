@@ -17,13 +17,14 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from ireerv.release import release
-from ireerv.tune import remote
-from ireerv.tune.measure import Result, Round, Workspace
+from ireerv.tune import interrupt, remote
+from ireerv.tune.measure import POLL, Result, Round, Workspace
 
 CONNECT_TIMEOUT = "10s"
 
@@ -32,14 +33,30 @@ class ScheduleError(Exception):
     """The rounds cannot be run where they were asked to run."""
 
 
-def _fresh_tree(root: Path, tree: Path) -> None:
-    """`tree` as a copy of the project now, keeping its earlier build folder."""
+def place_model(tree: Path, model_dir: Path | None) -> None:
+    """A model folder outside the project, copied into `tree` as models/<its name> (its
+    tuning folder left out: each round writes its own)."""
+    if model_dir is None:
+        return
+    dest = tree / "models" / model_dir.name
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(model_dir, dest, symlinks=True, ignore=_tuning_at(model_dir))
+
+
+def _tuning_at(model_dir: Path) -> Callable[[str, list[str]], list[str]]:
+    return lambda folder, names: ["tuning"] if Path(folder) == model_dir else []
+
+
+def _fresh_tree(root: Path, tree: Path, model_dir: Path | None) -> None:
+    """`tree` as a copy of the project now (and of the model's folder when it is outside
+    it), keeping its earlier build folder."""
     kept = tree.with_name(tree.name + ".build")
     if (tree / "build").is_dir():
         shutil.rmtree(kept, ignore_errors=True)
         (tree / "build").rename(kept)
     shutil.rmtree(tree, ignore_errors=True)
     release.fresh_checkout(root, tree, include_changes=True)
+    place_model(tree, model_dir)
     if kept.is_dir():
         kept.rename(tree / "build")
 
@@ -47,8 +64,10 @@ def _fresh_tree(root: Path, tree: Path) -> None:
 class LocalRunner:
     """Rounds on this machine, `jobs` at a time, each worker in its own copy."""
 
-    def __init__(self, root: Path, folder: Path, jobs: int, build_cache: Path) -> None:
+    def __init__(self, root: Path, folder: Path, jobs: int, build_cache: Path,
+                 model_dir: Path | None = None) -> None:
         self.root, self.folder, self.jobs, self.build_cache = root, folder, jobs, build_cache
+        self.model_dir = model_dir  # a model folder outside the project, or None
         self._free: queue.Queue[Workspace] | None = None
 
     def _workspaces(self) -> queue.Queue[Workspace]:
@@ -56,7 +75,7 @@ class LocalRunner:
             self._free = queue.Queue()
             for i in range(self.jobs):
                 tree = self.folder / f"worker-{i}"
-                _fresh_tree(self.root, tree)
+                _fresh_tree(self.root, tree, self.model_dir)
                 self._free.put(Workspace(tree, self.build_cache))
         return self._free
 
@@ -72,10 +91,13 @@ class LocalRunner:
         if not rounds:  # all measured before: no copies made
             return
         self._workspaces()
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=self.jobs)
+        try:
             futures = {pool.submit(self._one, rnd): rnd for rnd in rounds}
             for future in as_completed(futures):
                 yield futures[future], future.result()
+        finally:  # interrupted: the rounds not yet started never start
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _git(root: Path, *args: str) -> bytes:
@@ -85,23 +107,32 @@ def _git(root: Path, *args: str) -> bytes:
     return proc.stdout
 
 
-def source_digest(root: Path, exclude: Path) -> str:
-    """What the project's rounds are built from: its commit and uncommitted changes, all
-    but `exclude` (the model's tuning folder, which a tune writes)."""
-    skip = f":(exclude){exclude.as_posix()}"
+def source_digest(root: Path, tuning: Path) -> str:
+    """What the project's rounds are built from: its commit and uncommitted changes, and
+    the model's folder when it is outside the project; all but the model's `tuning`
+    folder, which a tune writes."""
+    inside = tuning.is_relative_to(root)
+    skip = f":(exclude){tuning.relative_to(root).as_posix()}" if inside else "."
     digest = hashlib.sha256(_git(root, "rev-parse", "HEAD"))
     digest.update(_git(root, "diff", "HEAD", "--binary", "--", ".", skip))
     for name in sorted(_git(root, "ls-files", "-o", "--exclude-standard", "--", ".",
                             skip).decode().splitlines()):
         digest.update(name.encode() + b"\0" + (root / name).read_bytes())
+    if not inside:
+        for path in sorted(tuning.parent.rglob("*")):
+            name = path.relative_to(tuning.parent)
+            if path.is_file() and name.parts[0] != tuning.name:
+                digest.update(name.as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
-def source_archive(root: Path) -> bytes:
-    """The project as a tar archive: its commit and uncommitted changes, as a clone sees it."""
+def source_archive(root: Path, model_dir: Path | None = None) -> bytes:
+    """The project as a tar archive: its commit and uncommitted changes, as a clone sees it,
+    with a model folder from outside it as models/<its name>."""
     with tempfile.TemporaryDirectory(prefix="ireerv-tune-") as tmp:
         tree = Path(tmp) / "project"
         release.fresh_checkout(root, tree, include_changes=True)
+        place_model(tree, model_dir)
         data = io.BytesIO()
         with tarfile.open(fileobj=data, mode="w") as tar:
             for path in sorted(tree.rglob("*")):
@@ -116,9 +147,11 @@ class DaskRunner:
     """Rounds on the Dask cluster whose scheduler listens at `address`."""
 
     def __init__(self, address: str, root: Path, build_cache: Path,
-                 run_round: Callable[..., dict] = remote.run_round) -> None:
+                 run_round: Callable[..., dict] = remote.run_round,
+                 model_dir: Path | None = None) -> None:
         self.address, self.root, self.build_cache = address, root, build_cache
         self.run_round = run_round  # what a worker runs (remote.run_round: build, measure)
+        self.model_dir = model_dir  # a model folder outside the project, or None
 
     def __call__(self, rounds: Sequence[Round]) -> Iterator[tuple[Round, Result]]:
         import cloudpickle
@@ -127,7 +160,7 @@ class DaskRunner:
 
         if not rounds:  # all measured before: the cluster is not needed
             return
-        archive = source_archive(self.root)
+        archive = source_archive(self.root, self.model_dir)
         digest = hashlib.sha256(archive).hexdigest()
         cloudpickle.register_pickle_by_value(remote)  # workers need not have the project
         try:
@@ -144,7 +177,7 @@ class DaskRunner:
             futures = {submit(rnd, data): rnd for rnd in rounds}
             tries = dict.fromkeys(futures.values(), 1)
             pending = completed(futures)
-            for future in pending:
+            for future in _as_finished(pending):
                 rnd = futures.pop(future)
                 if future.status != "finished" and tries[rnd] <= RESUBMITS:
                     # A dying worker can take the scattered project with it, and the
@@ -157,6 +190,17 @@ class DaskRunner:
                     pending.add(again)
                     continue
                 yield rnd, _result(future)
+
+
+def _as_finished(pending) -> Iterator:
+    """Dask's futures as they finish; an interrupted tune stops waiting at once (the
+    client's futures are then released, and the cluster drops their rounds)."""
+    while not pending.is_empty():
+        interrupt.check()
+        if pending.has_ready():
+            yield next(pending)
+        else:
+            time.sleep(POLL)
 
 
 def _result(future) -> Result:

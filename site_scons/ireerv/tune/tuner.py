@@ -6,7 +6,8 @@ candidate for every layer.  A round that fails is split into one round per dispa
 so a failing candidate fails alone.  A dispatch's winner is its fastest passing
 candidate, and only if it beats the board's own choice (the untuned round); a last
 round builds all winners together and checks that the model passes with them.
-Finished rounds are kept by digest, so an interrupted tune continues where it stopped.
+Finished rounds are kept by digest, so an interrupted tune continues where it stopped;
+a round the interrupt stopped is not kept (ireerv.tune.interrupt).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ireerv.tune import space, spec
+from ireerv.tune import interrupt, space, spec
 from ireerv.tune.measure import Result, Round
 from ireerv.util.files import atomic_write
 
@@ -59,6 +60,7 @@ class Outcome:
     tuned: Result | None
     candidates: dict[space.Dispatch, list[tuple[space.Tiles, Result]]]
     chosen: list[tuple[space.Dispatch, space.Tiles]]
+    budget: int  # candidates tried per dispatch: BUDGET, or fewer where fewer exist
 
 
 class Progress:
@@ -91,6 +93,7 @@ def _run(rounds: Sequence[Round], runner: Runner, store: Store,
         progress.round_done(rnd, results[rnd], len(todo), None)
     started = time.monotonic()
     for rnd, result in runner(todo):
+        interrupt.check()  # a round that ends after the interrupt may have been cut short
         if not result.passed and result.detail:
             progress.say(f"tune: {rnd.name}: " + result.detail.replace("\n", "\n  "))
         store.put(rnd, result)
@@ -114,6 +117,11 @@ def tune(model: str, board: str, budget: int, runner: Runner, store: Store,
     dispatches = [d for key in base.cycles if (d := space.parse_key(key))]
     progress.best = {d.key: (base.cycles[d.key], base.cycles[d.key]) for d in dispatches}
     lists = {d: space.candidates(d, budget) for d in dispatches}
+    most = max(map(len, lists.values()), default=0)
+    if budget > most:
+        progress.say(f"tune: BUDGET={budget:,} is more than the {most} candidates of any "
+                     f"dispatch: {most} rounds")
+        budget = most
     rounds = {}
     for r in range(budget):
         chosen = [(d, c[r]) for d, c in lists.items() if r < len(c)]
@@ -136,14 +144,14 @@ def tune(model: str, board: str, budget: int, runner: Runner, store: Store,
         tried.sort(key=lambda tr: lists[d].index(tr[0]))
     chosen = _winners(found, base)
     if not chosen:
-        return Outcome(base, None, found, [])
+        return Outcome(base, None, found, [], budget)
     final = _run([Round("tuned", model, board, _spec(model, board, chosen))],
                  runner, store, progress)
     tuned = next(iter(final.values()))
     if not tuned.passed:
         raise TuneError(f"{model} on {board} fails with the winners together: "
                         f"{tuned.detail or 'see above'}")
-    return Outcome(base, tuned, found, chosen)
+    return Outcome(base, tuned, found, chosen, budget)
 
 
 def _winners(found: dict[space.Dispatch, list[tuple[space.Tiles, Result]]],
