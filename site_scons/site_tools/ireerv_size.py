@@ -1,9 +1,9 @@
 """scons size-report: where every byte of an image goes.
 
-Adds env.SizeReportFiles(image) -> [json, svg, txt] beside the ELF (rebuilt
-when the image changes; the release takes its JSON) and env.SizeReport(image
-or None for ELF=): prints the report, diffs against BASELINE and fails on a
-region overflow.
+Adds env.SizeReportFiles(image) -> [json, svg, txt] beside the image (for ELF=,
+in build/size-report/), rebuilt when the image changes (the release takes its
+JSON), and env.SizeReport(image or None for ELF=): prints the report, diffs
+against BASELINE and fails on a region overflow.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ import json
 from pathlib import Path
 
 from ireerv import size, targets
+from ireerv.paths import BUILD
 from ireerv.size.components import report_for
 from ireerv.size.diff import diff, format_diff
+from ireerv.size.elf_kind import check_riscv32
 from ireerv.size.report import SizeReportError
 from ireerv.size.svg import write_svg
 from ireerv.size.text import format_text
@@ -45,10 +47,15 @@ def size_report_files(env, image=None) -> list:
         elf = Path(env["ELF"])
         if not elf.is_file():
             user_error(FileNotFoundError(f"ELF={elf} does not exist"))
+        try:
+            check_riscv32(elf, f"ELF={elf}")
+        except SizeReportError as err:
+            user_error(err)
         map_file = next((m for m in (elf.with_suffix(".map"), Path(f"{elf}.map")) if m.is_file()),
                         None)
         sources = [str(elf.resolve()), *([str(map_file.resolve())] if map_file else [])]
-        stem, board = f"{elf}.size", None
+        # Under build/, never beside the ELF (which may be anywhere, even read-only).
+        stem, board = f"{BUILD}/size-report/{elf.name}.size", None
     else:
         sources, stem, board = [image.elf, image.map], f"{image.dir}/size-report", image.board
     node = env.Command([f"{stem}.json", f"{stem}.svg", f"{stem}.txt"], sources,

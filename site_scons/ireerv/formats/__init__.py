@@ -38,6 +38,23 @@ def mlir_models() -> list[str]:
     return [name for name in list_models() if (MODELS_DIR / name / "model.mlir").is_file()]
 
 
+# A model's folder or file name names its build folder, which reaches compiler command
+# lines SCons runs through a shell: a path may hold only characters no shell reads.
+PATH_PUNCTUATION = " ._-+/@,"
+PATH_CHARS_HELP = "letters, digits, spaces and " + " ".join(PATH_PUNCTUATION.strip())
+
+
+def check_path_chars(spec: str, path: Path | None = None) -> None:
+    """Refuse a MODEL (as given, and `path`, where it resolves to) with a character a
+    shell could read as a command, a quote or a substitution."""
+    for text in (spec, str(path) if path is not None else ""):
+        bad = next((c for c in text if not (c.isalnum() or c in PATH_PUNCTUATION)), None)
+        if bad is not None:
+            where = repr(spec) if text == spec else f"{spec!r} (resolved: {text!r})"
+            raise ModelError(f"MODEL path {where} has the character {bad!r}; a model's path "
+                             f"may hold only {PATH_CHARS_HELP}")
+
+
 def _unknown(spec: str) -> ModelError:
     return ModelError(
         f"unknown model {spec!r}; models: {', '.join(list_models())} "
@@ -61,6 +78,7 @@ def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
     `path`), else with the IREERV_* variables' settings."""
     if not spec:
         raise ModelError(f"no MODEL given; models: {', '.join(list_models())}")
+    check_path_chars(spec)
     named = "/" not in spec and (MODELS_DIR / spec).is_dir()
     path = MODELS_DIR / spec if named else Path(spec)
     if not path.exists():
@@ -76,4 +94,7 @@ def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
             raise ModelError(f"model folder {path} has no model.mlir, model.onnx or "
                              "model.tflite (nor a model.toml with a [tflite] table)")
         raise _unknown(spec)
-    return found[0].load(path.resolve() if not named else path, input_tree)
+    if named:
+        return found[0].load(path, input_tree)
+    check_path_chars(spec, path.resolve())
+    return found[0].load(path.resolve(), input_tree)

@@ -3,6 +3,7 @@
 A kind module provides:
   KIND, KEYS                 its name in board.toml and the keys of its [simulator] table
   PROGRESS_UNIT              what its progress counts ("cycles", "instructions")
+  CYCLE_LIMIT                whether a run stops at a cycle limit (MAXCYCLES)
   parse_settings(table, harts, timeout, where) -> Settings   check the board's table
   prepare(settings, fetcher, log_dir) -> Path   find or build the simulator executable
   identity(settings, fetcher) -> str   which simulator runs: a run depends on it
@@ -86,6 +87,14 @@ def limits(variables: Any) -> dict[str, Any]:
             "maxcycles": int(maxcycles) if maxcycles else None}
 
 
+def check_cycle_limit(settings: Settings, board_name: str) -> None:
+    """Refuse a cycle limit (MAXCYCLES) for a board whose simulator cannot stop at one,
+    rather than run without it."""
+    if not kind(settings.kind).CYCLE_LIMIT:
+        raise SettingsError(f"MAXCYCLES applies to boards with a cycle-accurate simulator; "
+                            f"{board_name} has none (use TIMEOUT for a wall-clock limit)")
+
+
 def progress_unit(settings: Settings) -> str:
     """What a run's progress counts: "cycles" or "instructions"."""
     return kind(settings.kind).PROGRESS_UNIT
@@ -113,8 +122,9 @@ def trace_source(settings: Settings) -> str:
 
 
 __all__ = ["KINDS", "Image", "RunResult", "Settings", "SettingsError", "SimulationError",
-           "identity", "kind", "parse_settings", "prepare", "progress_unit", "run",
-           "run_on_board", "trace_instructions", "trace_source", "traced", "debug_command"]
+           "check_cycle_limit", "identity", "kind", "parse_settings", "prepare",
+           "progress_unit", "run", "run_on_board", "trace_instructions", "trace_source", "traced",
+           "debug_command"]
 
 
 def run_on_board(board: Any, *, elf: Path, hex_file: Path | None = None,

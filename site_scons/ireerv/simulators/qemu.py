@@ -24,6 +24,8 @@ PACKAGE_HINT = "Debian package qemu-system-misc"
 DEFAULT_ARGS = ("-machine", "virt", "-smp", "4", "-bios", "none", "-nographic",
                 "-icount", "shift=0")  # fmt: skip
 KEYS = ("kind", "timeout", "binary", "args")
+# No cycle counts, and nothing stops QEMU after a given number of instructions.
+CYCLE_LIMIT = False
 # Tracing: the board's own arguments plus QEMU's execution log; -icount stays, so the
 # counts are the instructions a normal run counts.
 TRACE_ARGS = ("-d", "in_asm,exec,nochain")

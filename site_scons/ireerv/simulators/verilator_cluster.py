@@ -20,6 +20,7 @@ from ireerv.simulators.testbench import parse as parse_testbench
 KIND = "verilator-cluster"
 PROGRESS_UNIT = "cycles"
 KEYS = ("kind", "timeout", "maxcycles", "testbench")
+CYCLE_LIMIT = True  # the testbench stops at +maxcycles
 # Tracing: +pctrace=<file> (patches/cluster-tb-pctrace.patch); the hook only observes, so
 # the cycles are those of a normal run.
 TRACE_SOURCE = "cluster model, core 0 decode-stage trace (+pctrace)"
