@@ -24,7 +24,7 @@ from ireerv.formats import onnx_diagnose, onnx_test_data
 from ireerv.formats.base import FrameworkReference, InputSpec, Model, ModelError, ModelFormat
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import onnx_layers
-from ireerv.formats.onnx_import import OnnxError, function_name, read_source
+from ireerv.formats.onnx_import import OnnxError, external_data, function_name, read_source
 from ireerv.formats.schema import MODEL_TYPES, SchemaError, _generator, _Place, _whole
 from ireerv.reference import onnx_runtime
 
@@ -82,7 +82,7 @@ def load_onnx(path: Path) -> Model:
                  tolerance=settings["tolerance"], rtol=settings["rtol"],
                  description=settings["description"], vm_module="module",
                  placement=settings["placement"], format="onnx", source=onnx_file,
-                 origin=source)
+                 origin=source, data_files=external_data(onnx_file))
 
 
 def claims(path: Path) -> bool:
@@ -103,7 +103,7 @@ def _describe(model: Model) -> str:
 
 def _files(model: Model) -> list[Path]:
     data = model.origin.test_data
-    return [model.given, *(onnx_test_data.files(data) if data else [])]
+    return [model.given, *model.data_files, *(onnx_test_data.files(data) if data else [])]
 
 
 def _one_node(model: Model) -> str | None:
