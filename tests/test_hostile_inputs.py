@@ -18,6 +18,8 @@ from tflite_builder import Graph, save
 
 from ireerv.formats import load_model, onnx_import, tflite_reader
 from ireerv.formats.base import MAX_INPUT_BYTES, ModelError
+from ireerv.image import iree_compile
+from ireerv.paths import PROJECT_ROOT
 from ireerv.util import numbers
 
 onnx = need_module("onnx")
@@ -229,6 +231,56 @@ def test_fifty_megabytes_of_weights_fail_fast_with_honest_advice(
     header = tree / "build/cluster4/big/model_module.h"
     assert header.stat().st_size < 1 << 20  # the weights are not C text
     assert (tree / "build/cluster4/big/model_rodata.bin").stat().st_size == weights.nbytes
+
+
+# -- kernel libraries ----------------------------------------------------------------------
+
+def test_a_library_iree_compile_did_not_load_is_an_error() -> None:
+    """iree-compile says so and goes on without it, with exit status 0."""
+    library = PROJECT_ROOT / "build/qemu-virt/kws/tiles.mlir"
+    stderr = (f"{library}:487:5: error: custom op 'transform.no_such_op' is unknown\n"
+              "model.mlir:10:10: error: Failed to load transform library module: "
+              f"{library}\nmodel.mlir:16:10: note: called from\n")
+    with pytest.raises(iree_compile.LibraryError) as err:
+        iree_compile.check_library_loaded(stderr)
+    assert str(err.value) == ("build/qemu-virt/kws/tiles.mlir:487:5: iree-compile cannot load "
+                              "this kernel library: custom op 'transform.no_such_op' is unknown")
+    iree_compile.check_library_loaded("model.mlir:1:1: warning: while creating CPU target\n")
+
+
+def test_a_tuning_file_with_an_unknown_op_stops_the_build(tree: Path, toolchain) -> None:
+    text = (tree / "models/kws/tuning/cluster4.mlir").read_text()
+    at = text.index("    %config = transform.param.constant")
+    tuned = tree / "models/matmul/tuning/qemu-virt.mlir"
+    tuned.parent.mkdir()
+    tuned.write_text(text[:at] + "    transform.no_such_op\n" + text[at:])
+    try:
+        said = refused(tree, "image", "MODEL=matmul", "BOARD=qemu-virt")
+    finally:
+        tuned.unlink()
+        tuned.parent.rmdir()
+    line = text[:at].count("\n") + 1
+    assert said.endswith(f"] models/matmul/tuning/qemu-virt.mlir:{line}:5: iree-compile cannot "
+                         "load this kernel library: custom op 'transform.no_such_op' is "
+                         "unknown"), said
+    assert len(said.splitlines()) == 1, said
+
+
+def test_a_linked_build_folder_keeps_the_kernel_library(tree: Path, tmp_path: Path,
+                                                        toolchain) -> None:
+    """Through `build/` a link to a folder elsewhere, the image loads the same bytes: with
+    the board's library, not without it.  (Its debug information names where the runtime's
+    headers really lie: GCC resolves the links in system header paths.)"""
+    linked = copy_project(tmp_path / "src")
+    elsewhere = tmp_path / "elsewhere" / "build"
+    elsewhere.mkdir(parents=True)
+    (linked / "build").symlink_to(elsewhere, target_is_directory=True)
+    args = ("image", "MODEL=matmul", "BOARD=qemu-virt")
+    scons(tree, *args)
+    scons(linked, *args)
+    for name in ("model_kernel.o", "image.hex"):
+        built = f"build/qemu-virt/matmul-4/{name}"
+        assert (linked / built).read_bytes() == (tree / built).read_bytes(), name
 
 
 # -- releases ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ runtime source and QEMU.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from scons_helpers import scons
 from ireerv.formats import ModelError, load_model, onnx_import
 from ireerv.formats.imported import DEFAULT_ATOL, DEFAULT_RTOL
 from ireerv.reference import onnx_runtime
+from ireerv.release import release
 from ireerv.run import check
 
 onnx = need_module("onnx")
@@ -231,6 +233,40 @@ def test_model_folder_runs_bit_for_bit(tree: Path, tmp_path: Path) -> None:
     folder = seq_folder(tmp_path / "seq")
     out = scons(tree, "run", f"MODEL={folder}", "BOARD=qemu-virt").stdout
     assert "PASS: 7 output elements match ONNX Runtime (f32 bit for bit" in out, out[-2000:]
+
+
+def mm_folder(folder: Path, weights: np.ndarray) -> Path:
+    """A MatMul ('mm') whose weights are external data, in `weights.bin` beside the file."""
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], "mm",
+        [helper.make_tensor_value_info("x", F32, [2, 3])],
+        [helper.make_tensor_value_info("y", F32, [2, 4])],
+        [numpy_helper.from_array(weights, "w")])
+    folder.mkdir(parents=True)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+              str(folder / "model.onnx"), save_as_external_data=True,
+              all_tensors_to_one_file=True, location="weights.bin", size_threshold=0)
+    return folder
+
+
+def test_external_data_is_a_file_of_the_model_and_of_its_release(tmp_path: Path) -> None:
+    folder = mm_folder(tmp_path / "mm", np.arange(12, dtype=np.float32).reshape(3, 4))
+    weights = folder / "weights.bin"
+    model = load_model(str(folder))
+    assert model.data_files == (weights,)
+    assert release.data_files(model.given, model.data_files) == {
+        "weights.bin": hashlib.sha256(weights.read_bytes()).hexdigest()}
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_an_edit_of_external_data_rebuilds_the_image(tree: Path, tmp_path: Path) -> None:
+    folder = mm_folder(tmp_path / "mm", np.arange(12, dtype=np.float32).reshape(3, 4))
+    out = scons(tree, "run", f"MODEL={folder}", "BOARD=qemu-virt").stdout
+    assert "PASS: 8 output elements match ONNX Runtime" in out, out[-2000:]
+    (folder / "weights.bin").write_bytes((5 - np.arange(12, dtype=np.float32)).tobytes())
+    out = scons(tree, "run", f"MODEL={folder}", "BOARD=qemu-virt").stdout
+    assert "IMPORT" in out and "PASS: 8 output elements match ONNX Runtime" in out, out[-2000:]
 
 
 # -- MLIR as the importer writes it, given as MODEL= ------------------------------------------

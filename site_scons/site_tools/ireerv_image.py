@@ -133,6 +133,8 @@ def _iree_compile(target, source, env):
         # Named from the project's top folder, where the assembler runs: the same in every
         # clone.
         rodata.split(Path(str(target[0])), Path(str(target[-1])), target[-1].path)
+    except iree_compile.LibraryError as err:
+        build_error(err)
     except iree_compile.CompileError as err:
         model = env.get("COMPILED_MODEL")
         explain = formats.model_format(model.format).explain if model else None
@@ -225,9 +227,13 @@ def _merge_tiles(target, source, env):
     text = Path(str(source[0])).read_text()
     for overlay, prefix in zip(source[1:], env["OVERLAY_PREFIXES"], strict=True):
         try:
+            # Checked alone: iree-compile would name the merged file's lines, not its own.
+            iree_compile.check_library(_iree_compile_path(env), Path(str(overlay)))
             text = spec.merge(text, Path(str(overlay)).read_text(), prefix)
         except spec.SpecError as err:
             build_error(f"{overlay}: {err}")
+        except (iree_compile.CompileError, FetchError) as err:
+            build_error(err)
     Path(str(target[0])).write_text(text)
 
 

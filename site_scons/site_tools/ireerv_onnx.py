@@ -45,8 +45,9 @@ def onnx_import(env, model: Model) -> list:
     key = env.Value(f"{sorted(source.dims)} opset {TARGET_OPSET} {LOWERING} "
                     f"{identity.compiler(env['LOCK'])}")
     # The import's logic is a source too: a change to any of its modules re-imports.
-    return env.OnnxImportFile(str(model.mlir), [str(source.path), key,
-                                                         *module_files(import_logic)],
+    # Its external data files are the model as much as the file is.
+    return env.OnnxImportFile(str(model.mlir), [str(source.path), *map(str, model.data_files),
+                                                key, *module_files(import_logic)],
                               _ONNX_SOURCE=source)
 
 

@@ -61,6 +61,26 @@ def _version(cmd: list[str], lines: int = 1) -> str:
     return " | ".join(line.strip() for line in out[:lines]) if out else "?"
 
 
+def _model_entry(image) -> dict:
+    """What the user gave: the model's files and the tuning it was compiled with."""
+    model = image.model
+    source = model.given
+    given = {"name": model.name, "function": model.function, "size": image.size,
+             "runtime": image.runtime,
+             "mlir": str(source.relative_to(PROJECT_ROOT))
+             if source.is_relative_to(PROJECT_ROOT) else source.name,
+             "mlir-sha256": sha256_file(source)}
+    if model.data_files:
+        given["data-files"] = release.data_files(source, model.data_files)
+    tuning = (image_tuning.used_by(image.key.model, image.board.name,
+                                 image.key.value("TUNING"))
+              if image.runtime == "iree" else None)
+    if tuning:  # the tuned kernel configurations the image was compiled with
+        given |= {"tuning": tuning.relative_to(PROJECT_ROOT).as_posix(),
+                  "tuning-sha256": sha256_file(tuning)}
+    return given
+
+
 def _write_release(target, source, env):
     image = env["RELEASE_IMAGE"]
     out = Path(target[0].abspath).parent
@@ -88,23 +108,9 @@ def _write_release(target, source, env):
         tools["iree-compile"] = _version([str(compiler)], lines=3)
         flags["iree-compile"] = image.iree_flags
         flags["runtime-config-sha256"] = sha256_file(iree_build.CONFIG_FILE)
-    model = image.model
-    # What the user gave.
-    source = model.given
-    given = {"name": model.name, "function": model.function, "size": image.size,
-             "runtime": image.runtime,
-             "mlir": str(source.relative_to(PROJECT_ROOT))
-             if source.is_relative_to(PROJECT_ROOT) else source.name,
-             "mlir-sha256": sha256_file(source)}
-    tuning = (image_tuning.used_by(image.key.model, image.board.name,
-                                 image.key.value("TUNING"))
-              if image.runtime == "iree" else None)
-    if tuning:  # the tuned kernel configurations the image was compiled with
-        given |= {"tuning": tuning.relative_to(PROJECT_ROOT).as_posix(),
-                  "tuning-sha256": sha256_file(tuning)}
     data = release.manifest(
         state=env["_RELEASE_STATE"],
-        model=given,
+        model=_model_entry(image),
         board={"name": image.board.name,
                "board.toml-sha256": sha256_file(image.board.directory / "board.toml")},
         inputs={name: {**inp.pin(), "key": inp.key()} for name, inp in lock.inputs.items()},

@@ -107,6 +107,8 @@ class Model:
     # The file the user gave, when the build writes `mlir` from it (an import step).
     source: Path | None = None
     origin: Any = None  # what its format read from `source` (OnnxSource, TfliteSource, ...)
+    # Files the given one reads beside it (ONNX external data): sources of the image too.
+    data_files: tuple[Path, ...] = ()
 
     def device_inputs(self, size: int | None) -> list[np.ndarray]:
         """The inputs as the compiled program takes them (DEMOTED types converted)."""

@@ -31,7 +31,7 @@ from ireerv.formats.base import (
 )
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import onnx_layers
-from ireerv.formats.onnx_import import OnnxError, function_name, read_source
+from ireerv.formats.onnx_import import OnnxError, external_data, function_name, read_source
 from ireerv.formats.schema import MODEL_TYPES, SchemaError, _generator, _Place, _whole
 from ireerv.reference import onnx_runtime
 
@@ -89,7 +89,7 @@ def load_onnx(path: Path, _input_tree: InputTree | None = None) -> Model:
                  tolerance=settings["tolerance"], rtol=settings["rtol"],
                  description=settings["description"], vm_module="module",
                  placement=settings["placement"], format="onnx", source=onnx_file,
-                 origin=source)
+                 origin=source, data_files=external_data(onnx_file))
 
 
 def claims(path: Path) -> bool:
@@ -110,7 +110,7 @@ def _describe(model: Model) -> str:
 
 def _files(model: Model) -> list[Path]:
     data = model.origin.test_data
-    return [model.given, *(onnx_test_data.files(data) if data else [])]
+    return [model.given, *model.data_files, *(onnx_test_data.files(data) if data else [])]
 
 
 def _one_node(model: Model) -> str | None:

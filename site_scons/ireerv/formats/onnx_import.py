@@ -196,6 +196,33 @@ def prepare(path: Path, dims: dict[str, int]):
     return model
 
 
+def _tensors(graph):
+    """Every tensor of a graph and its subgraphs: initializers and node attributes."""
+    yield from graph.initializer
+    for sparse in graph.sparse_initializer:
+        yield from (sparse.values, sparse.indices)
+    for node in graph.node:
+        for attr in node.attribute:
+            yield from ([attr.t] if attr.HasField("t") else [])
+            yield from attr.tensors
+            for sub in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
+                yield from _tensors(sub)
+
+
+def external_data(path: Path) -> tuple[Path, ...]:
+    """The files beside the model that hold its external data (weights.bin...), which the
+    model's bytes are as much as the .onnx file itself."""
+    onnx = _onnx()
+    try:
+        model = onnx.load(str(path), load_external_data=False)
+    except Exception as err:  # protobuf's DecodeError and friends: not an ONNX file
+        raise OnnxError(f"{path}: not a readable ONNX model ({type(err).__name__})") from None
+    locations = {entry.value for tensor in _tensors(model.graph)
+                 if tensor.data_location == onnx.TensorProto.EXTERNAL
+                 for entry in tensor.external_data if entry.key == "location"}
+    return tuple(sorted(path.parent / location for location in locations))
+
+
 def read_source(path: Path, dims: dict[str, int]) -> OnnxSource:
     """The entry's inputs and outputs, with the dynamic dimensions fixed."""
     model = prepare(path, dims)

@@ -51,12 +51,55 @@ def library_files(flag_list: list[str]) -> list[Path]:
     return [PROJECT_ROOT / f.removeprefix(prefix) for f in flag_list if f.startswith(prefix)]
 
 
-def _relative_to(flag: str, cwd: Path) -> str:
-    """A project-relative file in a flag, made relative to iree-compile's folder."""
+def _absolute(flag: str) -> str:
+    """A project-relative file in a flag, made absolute: a path relative to iree-compile's
+    folder would be resolved from where a linked `build/` really lies.  The library's path
+    ends up in no output, and the flags the build records stay project-relative."""
     prefix = f"{LIBRARY_FLAG}="
     if not flag.startswith(prefix):
         return flag
-    return prefix + os.path.relpath(PROJECT_ROOT / flag.removeprefix(prefix), cwd)
+    return prefix + str(PROJECT_ROOT / flag.removeprefix(prefix))
+
+
+# iree-compile reports a transform library it cannot load and goes on without it (exit
+# status 0), after the library's own error (`<file>:<line>:<col>: error: <reason>`).
+_UNLOADED = re.compile(r"error: Failed to load transform library module: (.+)$", re.M)
+_ERROR = re.compile(r"^(.+?)(:\d+:\d+)?: error: (.+)$", re.M)
+
+
+def _shown(path: str) -> str:
+    return Path(path).relative_to(PROJECT_ROOT).as_posix() \
+        if Path(path).is_relative_to(PROJECT_ROOT) else path
+
+
+class LibraryError(CompileError):
+    """A transform library iree-compile cannot load: the library's fault, not the model's."""
+
+
+def _library_error(path: str, stderr: str) -> LibraryError:
+    """The library at `path` named with the first error the tool reported in it."""
+    for error in _ERROR.finditer(stderr):
+        if error.group(1) == path:
+            return LibraryError(f"{_shown(path)}{error.group(2) or ''}: iree-compile cannot "
+                                f"load this kernel library: {error.group(3).strip()}")
+    return LibraryError(f"{_shown(path)}: iree-compile cannot load this kernel library")
+
+
+def check_library_loaded(stderr: str) -> None:
+    """Raise, naming the library and why, when iree-compile could not load it."""
+    unloaded = _UNLOADED.search(stderr)
+    if unloaded is not None:
+        raise _library_error(unloaded.group(1).strip(), stderr)
+
+
+def check_library(compiler: Path, library: Path) -> None:
+    """Parse and verify a transform library by itself (with the compiler's iree-opt): a
+    tuning file merged into the board's is named with its own lines."""
+    path = str(library.absolute())
+    proc = run_tool([str(compiler.with_name("iree-opt")), SINGLE_THREADED, path,
+                     "-o", os.devnull])
+    if proc.returncode != 0:
+        raise _library_error(path, proc.stderr)
 
 
 def outputs(module_header: Path) -> tuple[Path, Path, Path, Path]:
@@ -77,13 +120,16 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
     given = os.path.relpath(mlir, cwd)
     # A file outside the project is named through a link of a fixed name: its path (and
     # with it the compiler's memory layout and the program's locations) differs per machine.
-    link = None if mlir.resolve().is_relative_to(PROJECT_ROOT) else (
+    # So is one the relative name does not reach from where the folder really lies (a
+    # linked `build/`).
+    inside = mlir.resolve().is_relative_to(PROJECT_ROOT)
+    link = None if inside and (cwd / given).resolve() == mlir.resolve() else (
         cwd / f"{module_header.name.removesuffix('_module.h')}_input.mlir")
     if link is not None:
         link.unlink(missing_ok=True)
         link.symlink_to(mlir.resolve())
         given = link.name
-    flag_list = [_relative_to(flag, cwd) for flag in flag_list]
+    flag_list = [_absolute(flag) for flag in flag_list]
     kernel_flag = f"--iree-llvmcpu-static-library-output-path={kernel_o.name}"
     try:
         if inline_hal.EXECUTION_FLAG in flag_list:
@@ -94,6 +140,8 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
                           "-o", module_header.name], cwd, module_header)
             shares = True  # no HAL phase to read the counts from
         shares_h.write_text(dispatch_counts.header(shares))
+    except LibraryError:
+        raise
     except CompileError as err:
         # Diagnostics name the file as given on the command line: show the user's path.
         raise CompileError(str(err).replace(given, str(mlir))) from None
@@ -105,10 +153,14 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
 def _run_compile(cmd: list[str], cwd: Path, module_header: Path) -> None:
     """One iree-compile run; on failure the compile's outputs are removed."""
     proc = run_tool(cmd, cwd=cwd)
-    if proc.returncode != 0:
+    try:
+        if proc.returncode != 0:
+            raise CompileError(f"iree-compile failed on {cmd[-3]}:\n{proc.stderr.strip()}")
+        check_library_loaded(proc.stderr)  # its output was made without the library
+    except CompileError:
         for path in outputs(module_header):
             path.unlink(missing_ok=True)
-        raise CompileError(f"iree-compile failed on {cmd[-3]}:\n{proc.stderr.strip()}")
+        raise
 
 
 def _compile_inline(compiler: Path, flag_list: list[str], given: str, cwd: Path,
@@ -138,11 +190,12 @@ def _compile_beside(compiler: Path, flag_list: list[str], mlir: Path,
                     extra: list[str], output: str = "-") -> subprocess.CompletedProcess[str]:
     """iree-compile run in the MLIR's folder with `extra` flags; its failure an error."""
     cwd = mlir.parent
-    cmd = [str(compiler), SINGLE_THREADED, *(_relative_to(flag, cwd) for flag in flag_list),
+    cmd = [str(compiler), SINGLE_THREADED, *map(_absolute, flag_list),
            *extra, mlir.name, "-o", output]
     proc = run_tool(cmd, cwd=cwd)
     if proc.returncode != 0:
         raise CompileError(f"iree-compile failed on {mlir}:\n{proc.stderr.strip()}")
+    check_library_loaded(proc.stderr)
     return proc
 
 

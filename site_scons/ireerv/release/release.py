@@ -66,6 +66,12 @@ def write_checksums(directory: Path, names: Iterable[str]) -> Path:
     return path
 
 
+def data_files(given: Path, files: Iterable[Path]) -> dict[str, str]:
+    """The files the model's file reads beside it (ONNX external data), named from its
+    folder, with their sha256: the weights are inputs of the release as much as it is."""
+    return {file.relative_to(given.parent).as_posix(): sha256_file(file) for file in files}
+
+
 def manifest(*, state: Mapping[str, Any], model: Mapping[str, Any], board: Mapping[str, Any],
              inputs: Mapping[str, Any], tools: Mapping[str, str], flags: Mapping[str, Any],
              outputs: Mapping[str, str]) -> dict[str, Any]:
