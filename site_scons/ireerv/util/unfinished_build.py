@@ -80,7 +80,8 @@ def recover(build_dir: Path, say: Callable[[str], None] = print) -> int:
             path.unlink(missing_ok=True)
     if written:
         say(f"scons: the last build in this checkout did not finish; the {written} "
-            f"file{'s' if written != 1 else ''} it wrote are removed and built again")
+            f"{'files it wrote are' if written != 1 else 'file it wrote is'} removed and built "
+            "again")
     mark.unlink()  # last: a build killed while recovering leaves the mark for the next
     return written
 
