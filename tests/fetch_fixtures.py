@@ -13,7 +13,6 @@ import socket
 import subprocess
 import tarfile
 import threading
-import time
 import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -190,8 +189,8 @@ def write_lock(
 class Served:
     data: bytes
     truncate: int | None = None  # send only this many bytes (Content-Length stays full)
-    delay: float = 0.0  # seconds before answering
     stall_after: int | None = None  # send this many bytes, then wait for release
+    resume: bool = False  # once released, send the rest (else end the answer short)
 
 
 @dataclass
@@ -212,7 +211,6 @@ class FileServer:
                 if served is None:
                     self.send_error(404)
                     return
-                time.sleep(served.delay)
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(served.data)))
                 self.end_headers()
@@ -223,6 +221,8 @@ class FileServer:
                     self.wfile.write(body[: served.stall_after])
                     self.wfile.flush()
                     server.release.wait(30)
+                    if served.resume:
+                        self.wfile.write(body[served.stall_after:])
                     return
                 self.wfile.write(body)
                 if served.truncate is not None:

@@ -287,34 +287,48 @@ def test_unsafe_archive_through_fetcher_leaves_nothing(tmp_path: Path, server: F
 # --- concurrency and interruption --------------------------------------------
 
 
-def _fetch_in_child(lock: str, cache_root: str, name: str, out: multiprocessing.Queue) -> None:
+def _fetch_in_child(lock: str, cache_root: str, name: str, out: multiprocessing.Queue,
+                    said: multiprocessing.Queue | None = None) -> None:
     log = Log()
+
+    def tell(line: str) -> None:  # as it happens, for a parent waiting on a line
+        log(line)
+        if said is not None:
+            said.put(line)
+
     try:
-        path = Fetcher(load_lock(Path(lock)), FetchConfig(Path(cache_root), log=log)).path(name)
+        path = Fetcher(load_lock(Path(lock)), FetchConfig(Path(cache_root), log=tell)).path(name)
         out.put((str(path), list(log)))
     except Exception as e:  # reported to the parent
         out.put((f"error: {e}", list(log)))
 
 
 def test_concurrent_fetches_share_one_download(tmp_path: Path, server: FileServer) -> None:
-    url = server.add("/hello-1.0.tar.gz", HELLO, delay=0.5)
-    lock = archive_lock(tmp_path, url)
+    """The second fetch waits for the first, whatever the machine's speed: the first one's
+    download is held open until the second says it waits."""
+    path = "/hello-1.0.tar.gz"
+    lock = archive_lock(tmp_path, server.add(path, HELLO, stall_after=10, resume=True))
     cache_root = tmp_path / "cache"
     ctx = multiprocessing.get_context("fork")
-    out = ctx.Queue()
-    procs = [
-        ctx.Process(target=_fetch_in_child, args=(str(lock), str(cache_root), "hello", out))
-        for _ in range(2)
-    ]
-    for p in procs:
-        p.start()
-    results = [out.get(timeout=20) for _ in procs]
+    out, said = ctx.Queue(), ctx.Queue()
+    procs = [ctx.Process(target=_fetch_in_child,
+                         args=(str(lock), str(cache_root), "hello", out, said if n else None))
+             for n in range(2)]
+    procs[0].start()
+    deadline = time.monotonic() + 60
+    while server.counts[path] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.counts[path] == 1, "the first fetch never started its download"
+    procs[1].start()
+    while "waiting for another process" not in said.get(timeout=60):
+        pass
+    server.release.set()
+    results = [out.get(timeout=60) for _ in procs]
     for p in procs:
         p.join(10)
     paths = {r[0] for r in results}
     assert len(paths) == 1 and not paths.pop().startswith("error"), results
-    assert server.counts["/hello-1.0.tar.gz"] == 1
-    assert sum("waiting for another process" in " ".join(log) for _, log in results) >= 1
+    assert server.counts[path] == 1
     assert leftovers(cache_root) == []
 
 

@@ -11,6 +11,7 @@ from ireerv.boards import load_board
 from ireerv.boards.board import INLINE_NO_CONSTANTS
 from ireerv.formats.base import ModelError
 from ireerv.image import layout
+from ireerv.image.key import ImageKey
 from ireerv.run import runner_output
 from ireerv.run.record import RunRecord
 
@@ -45,8 +46,16 @@ def test_bad_harts_are_one_clear_error(harts: int, runtime: str, message: str) -
 
 
 def test_images_of_several_harts_build_apart() -> None:
-    layout.check_harts(load_board("qemu-virt"), "iree", 4)
-    layout.check_harts(load_board("qemu-virt"), "none", 4)  # the plain C version too
+    qemu = load_board("qemu-virt")
+    folders = set()
+    for runtime in ("iree", "none"):  # the plain C version too
+        for harts in (1, 4):
+            assert layout.check_harts(qemu, runtime, harts) is None  # allowed
+            key = ImageKey.of(model="matmul", variant="matmul-4", board="qemu-virt",
+                              placement="default", size=4, default_size=4,
+                              values={"RUNTIME": runtime, "HARTS": harts})
+            folders.add(key.build_dir())
+    assert len(folders) == 4, folders
 
 
 def test_auto_takes_the_boards_harts_chosen_per_dispatch() -> None:
