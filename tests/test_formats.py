@@ -30,7 +30,7 @@ MLIR = """func.func @scale(%x: tensor<4xi32>) -> tensor<4xi32> {{
 """
 
 
-def load(path: Path) -> Model:
+def load(path: Path, _input_tree: object = None) -> Model:
     k = int(read_text(path).split()[1])
     mlir = imported_mlir(path.stem)
     mlir.parent.mkdir(parents=True, exist_ok=True)
