@@ -36,6 +36,7 @@ from ireerv.bench import cap as cap_table
 from ireerv.bench import harts_layers
 from ireerv.bench.plan import PLAN_FILE, PlanError
 from ireerv.image.layout import AUTO
+from ireerv.run.record import later_call
 
 SCHEMA = "ireerv-bench-harts/2"
 RUNTIMES = {"iree": "IREE", "none": "plain C"}
@@ -121,8 +122,7 @@ def row_label(row: HartsRow | Mapping[str, Any]) -> str:
 
 
 def _cell(record: Mapping[str, Any] | None, base: int | None) -> dict[str, Any]:
-    calls = record.get("call_cycles") if record else None
-    cycles = calls[-1] if calls and record and record.get("passed") else None
+    cycles = later_call(record)
     return {"cycles": cycles,
             "speedup": round(base / cycles, 3) if base and cycles else None,
             "ran": record is not None, "passed": bool(record and record.get("passed")),

@@ -29,6 +29,7 @@ from typing import Any
 
 from ireerv.bench.table import startup_cycles
 from ireerv.profile.layers import first_part, lead
+from ireerv.run.record import later_call
 from ireerv.tune import space
 
 SCHEMA = "ireerv-models-bench/3"  # 2: memory peaks; 3: MACs, layers, references
@@ -135,8 +136,7 @@ def _costliest(layers: Mapping[str, Any] | None, count: int = 3) -> list[dict[st
 
 
 def row(m: Measured, references: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    calls = m.run.get("call_cycles") or []
-    inference = calls[-1] if calls else None
+    inference = later_call(m.run)
     return {
         "model": m.model, "task": m.task, "board": m.board, "placement": m.placement,
         "unit": m.unit, "startup": startup_cycles(m.run), "inference": inference,
@@ -157,7 +157,6 @@ def _tuning(m: Measured) -> dict[str, Any]:
     cycles from the tune's record (each dispatch timed on its own on the board)."""
     if not m.untuned:
         return {}
-    calls = m.untuned.get("call_cycles") or []
     kinds: dict[str, dict[str, Any]] = {}
     for row in (m.tuning or {}).get("dispatches", []):
         dispatch = space.parse_key(row["dispatch"])
@@ -165,7 +164,7 @@ def _tuning(m: Measured) -> dict[str, Any]:
         sums = kinds.setdefault(kind, {"kind": kind, "untuned": 0, "tuned": 0})
         sums["untuned"] += row["untuned"]
         sums["tuned"] += row["tuned"]
-    return {"untuned": calls[-1] if calls else None, "tuning_kinds": list(kinds.values())}
+    return {"untuned": later_call(m.untuned), "tuning_kinds": list(kinds.values())}
 
 
 def _memory(memory: Mapping[str, Any]) -> dict[str, Any]:

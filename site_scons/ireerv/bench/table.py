@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from ireerv.bench.plan import RUNTIMES, Plan, load_plan, reference_json
+from ireerv.run.record import first_call, later_call
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 
@@ -170,7 +171,8 @@ def _run(record: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def _row(size: int, iree: Mapping[str, Any] | None, plain: Mapping[str, Any] | None,
          ref: Mapping[str, int]) -> dict[str, Any]:
-    runs = {"iree": _run(iree), "none": _run(plain)}
+    records = {"iree": iree, "none": plain}
+    runs = {runtime: _run(record) for runtime, record in records.items()}
     notes: list[str] = []
     cells: dict[str, dict[str, Any]] = {}
     for key, _, ref_key in METRICS:
@@ -178,7 +180,7 @@ def _row(size: int, iree: Mapping[str, Any] | None, plain: Mapping[str, Any] | N
         run = runs[runtime]
         ours, note = None, run["reason"]
         if run["status"] == "passed":
-            ours, note = _value(key, run)
+            ours, note = _value(key, run, records[runtime])
         reference = ref.get(ref_key)
         cells[key] = {"ours": ours, "reference": reference, "ratio": _ratio(ours, reference),
                       "note": note}  # fmt: skip
@@ -189,7 +191,8 @@ def _row(size: int, iree: Mapping[str, Any] | None, plain: Mapping[str, Any] | N
     return {"size": size, "runs": runs, "cells": cells, "notes": notes}
 
 
-def _value(key: str, run: Mapping[str, Any]) -> tuple[int | None, str | None]:
+def _value(key: str, run: Mapping[str, Any],
+           record: Mapping[str, Any] | None) -> tuple[int | None, str | None]:
     """Our figure for one metric of a passed run, or why there is none."""
     calls = run["call_cycles"]
     if key == "startup":
@@ -199,7 +202,7 @@ def _value(key: str, run: Mapping[str, Any]) -> tuple[int | None, str | None]:
         return None, "only one call was made"
     if not calls:
         return None, "no call cycle count printed"
-    return (calls[-1] if key == "later_call" else calls[0]), None
+    return (later_call(record) if key == "later_call" else first_call(record)), None
 
 
 def _ratio(ours: int | None, reference: int | None) -> float | None:

@@ -24,6 +24,7 @@ failed run (it then says what failed); read by the bench.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,26 @@ class RunRecord:
 
     def write(self, path: Path) -> None:
         atomic_write(path, json.dumps(self.to_json(), indent=2) + "\n")
+
+
+def _cycle_count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
+        else None
+
+
+def first_call(record: Mapping[str, Any] | None) -> int | None:
+    """The first call of a run that passed: None for a failed run or one without calls."""
+    calls = record.get("call_cycles") if record and record.get("passed") is True else None
+    return _cycle_count(calls[0]) if isinstance(calls, list) and calls else None
+
+
+def later_call(record: Mapping[str, Any] | None) -> int | None:
+    """The call every bench, docs figure and figures test counts: the last call of a run
+    that passed (with REPEAT=2 the one after the call that filled the weight cache and
+    chose each dispatch's harts).  None for a failed run or one without calls: a failed
+    run's cycles are no figure."""
+    calls = record.get("call_cycles") if record and record.get("passed") is True else None
+    return _cycle_count(calls[-1]) if isinstance(calls, list) and calls else None
 
 
 def _auto(image: Any) -> bool:
