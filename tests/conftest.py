@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from scons_helpers import copy_project
+from shared_runs import SharedRuns
 
 from ireerv import paths
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
@@ -146,3 +147,12 @@ def pytest_terminal_summary(terminalreporter) -> None:
     for report in skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         terminalreporter.write_line(f"{report.nodeid}: {reason}")
+
+
+@pytest.fixture(scope="session")
+def shared_runs(tmp_path_factory: pytest.TempPathFactory, fetcher: Fetcher) -> SharedRuns:
+    """Runs several modules read, made once for the whole session (all its workers)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's folder is in the session's
+        base = base.parent
+    return SharedRuns(base / "shared-runs")

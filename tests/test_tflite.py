@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from conftest import need_module, needs_qemu, require_input
 from scons_helpers import scons
+from shared_runs import SharedRuns
 from tflite_builder import Graph, save
 
 from ireerv import formats as models
@@ -454,14 +455,14 @@ def test_mlperf_tiny_runs_on_qemu(tree: Path, fetcher: Fetcher, name: str) -> No
 
 
 @pytest.mark.upstream
-@pytest.mark.parametrize("name,outputs", [("kws", 12), ("vww", 2)])
-def test_mlperf_tiny_on_the_cluster(tree: Path, fetcher: Fetcher, name: str,
-                                    outputs: int) -> None:
-    """vww: weights staged from shared RAM (placement large), its largest layer split."""
+@pytest.mark.cluster
+def test_vww_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+    """Weights staged from shared RAM (placement large), its largest layer split (kws on
+    the cluster: test_harts_auto_runs_a_network_on_the_cluster)."""
     for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
         require_input(fetcher, needed)
-    out = scons(tree, "run", f"MODEL={name}", "BOARD=cluster4", "REPEAT=1").stdout
-    assert f"PASS: {outputs} output elements match LiteRT" in out, out[-2000:]
+    out = scons(tree, "run", "MODEL=vww", "BOARD=cluster4", "REPEAT=1").stdout
+    assert "PASS: 2 output elements match LiteRT" in out, out[-2000:]
 
 
 def _auto_and_one_hart(tree: Path, fetcher: Fetcher, model: str, repeat: int) -> dict[str, str]:
@@ -472,6 +473,16 @@ def _auto_and_one_hart(tree: Path, fetcher: Fetcher, model: str, repeat: int) ->
                          f"REPEAT={repeat}", "VERBOSE=1").stdout for harts in ("auto", "1")}
 
 
+def _shared_auto_and_one_hart(shared_runs: SharedRuns, fetcher: Fetcher,
+                              model: str) -> dict[str, str]:
+    """The runs of the published figures (the board's default HARTS=auto, and HARTS=1), made
+    once for the session: each run's output."""
+    for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, needed)
+    args = ("BOARD=cluster4", f"MODEL={model}")
+    return {"auto": shared_runs.run(*args).stdout, "1": shared_runs.run(*args, "HARTS=1").stdout}
+
+
 def _same_outputs(runs: dict[str, str]) -> bool:
     """Did both runs print the same output tensors (bit for bit)?"""
     outputs = {h: [line for line in text.splitlines() if line.startswith("OUTPUT ")]
@@ -480,11 +491,12 @@ def _same_outputs(runs: dict[str, str]) -> bool:
 
 
 @pytest.mark.upstream
-def test_harts_auto_runs_a_network_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+def test_harts_auto_runs_a_network_on_the_cluster(shared_runs: SharedRuns,
+                                                   fetcher: Fetcher) -> None:
     """HARTS=auto: a team of the board's four harts, each dispatch site choosing how many
     to use (kws: its convolutions on two harts, from their own scratchpads, although IREE
     binds them to whole buffers); the outputs are one hart's, bit for bit."""
-    runs = _auto_and_one_hart(tree, fetcher, "kws", 1)
+    runs = _shared_auto_and_one_hart(shared_runs, fetcher, "kws")
     out = runs["auto"]
     assert "PASS: 12 output elements match LiteRT" in out, out[-2000:]
     assert "harts: 4; workgroups per dispatch: 1x1x1 25x1x1" in out, out[-2000:]
@@ -508,12 +520,13 @@ def test_harts_auto_copies_row_slices_of_strided_layers(tree: Path, fetcher: Fet
 
 
 @pytest.mark.upstream
-def test_harts_auto_keeps_staged_constants_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
+def test_harts_auto_keeps_staged_constants_on_the_cluster(shared_runs: SharedRuns,
+                                                          fetcher: Fetcher) -> None:
     """HARTS=auto with placement large (ad): the weights are kept in the scratchpad the heap
     leaves free (most of ad's 270,912 bytes) by the warm-up call, so every call stages only
     the rest; the harts' stacks, never needed, take none of that room; the outputs are one
     hart's, bit for bit."""
-    runs = _auto_and_one_hart(tree, fetcher, "ad", 2)
+    runs = _shared_auto_and_one_hart(shared_runs, fetcher, "ad")
     assert "PASS: 640 output elements match LiteRT" in runs["auto"], runs["auto"][-2000:]
     for text in runs.values():  # the warm-up call keeps them: each call stages the rest
         calls = [int(c) for c in re.findall(r"^CYCLES call \d+ (\d+)$", text, re.M)]
