@@ -24,6 +24,8 @@ from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
 from ireerv.inputs.lock import Lock, load_lock
 from ireerv.inputs.toolchain import Toolchain
 
+pytest_plugins = ("suite",)  # the session's build cache, order and markers
+
 HOW_TO_PROVIDE = (
     "provide it through a mirror (git config --global url.<mirror>.insteadOf <upstream url>), "
     "or fill the cache ({cache}) with `scons fetch` on a machine that reaches it"
@@ -59,8 +61,23 @@ def compiler(wheel: Path, lock: Lock) -> Path:
     return path
 
 
+_running: list[pytest.Item] = []  # the test being set up or run
+CLUSTER_INPUTS = ("cluster-tb", "cv32e40p", "verilator")  # what a cluster run needs
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _running[:] = [item]
+
+
 def require_input(fetcher: Fetcher, name: str) -> Path:
-    """The cached tree of a pinned input, or skip saying what is missing and how to get it."""
+    """The cached tree of a pinned input, or skip saying what is missing and how to get it.
+    A test that needs an upstream's source must say so (`-m "not upstream"` leaves it out)."""
+    test = _running[0] if _running else None
+    for marker, needed in (("upstream", fetcher.lock.input(name).kind == "git"),
+                           ("cluster", name in CLUSTER_INPUTS)):
+        if needed and test and not test.get_closest_marker(marker):
+            pytest.fail(f"{test.nodeid} needs the input {name!r}: mark it "
+                        f"@pytest.mark.{marker}", pytrace=False)
     try:
         return fetcher.path(name)
     except FetchError as err:

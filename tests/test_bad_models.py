@@ -140,6 +140,7 @@ def test_unusual_valid_models_run(tree: Path, tmp_path: Path, name: str, mlir: s
     assert "PASS: " in out
 
 
+@pytest.mark.upstream
 def test_compile_diagnostics_name_the_users_path(tree: Path, tmp_path: Path) -> None:
     bad = tmp_path / "typo.mlir"
     bad.write_text("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"

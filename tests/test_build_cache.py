@@ -16,6 +16,8 @@ from ireerv.inputs.fetch import Fetcher
 from ireerv.util import build_cache
 from ireerv.util.files import sha256_file
 
+pytestmark = pytest.mark.own_builds  # compares builds: each file built here
+
 OUTPUTS = ("image.elf", "image.hex", "image.map", "image.dis")
 ARGS = ("image", "MODEL=matmul", "BOARD=qemu-virt", "SIZE=4")
 
@@ -84,6 +86,7 @@ def _entry_of(cache: Path, built: Path) -> Path:
     return found[0]
 
 
+@pytest.mark.upstream
 def test_corrupted_entries_are_rebuilt_never_used(tmp_path: Path, toolchain) -> None:
     """A truncated entry and one with four bytes flipped at the same size: both are reported,
     removed and rebuilt; the image equals the one first built."""
@@ -121,6 +124,7 @@ def test_entry_checks(tmp_path: Path) -> None:
     assert build_cache.discard(entry) and not entry.exists()
 
 
+@pytest.mark.upstream
 def test_a_second_build_in_one_checkout_waits(tmp_path: Path, toolchain) -> None:
     """While one build holds the checkout, another says so once, waits, then builds."""
     tree = copy_project(tmp_path / "ireerv")

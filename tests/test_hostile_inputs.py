@@ -248,6 +248,7 @@ def test_a_library_iree_compile_did_not_load_is_an_error() -> None:
     iree_compile.check_library_loaded("model.mlir:1:1: warning: while creating CPU target\n")
 
 
+@pytest.mark.upstream
 def test_a_tuning_file_with_an_unknown_op_stops_the_build(tree: Path, toolchain) -> None:
     text = (tree / "models/kws/tuning/cluster4.mlir").read_text()
     at = text.index("    %config = transform.param.constant")
@@ -266,6 +267,8 @@ def test_a_tuning_file_with_an_unknown_op_stops_the_build(tree: Path, toolchain)
     assert len(said.splitlines()) == 1, said
 
 
+@pytest.mark.upstream
+@pytest.mark.own_builds  # compares two builds of the kernel
 def test_a_linked_build_folder_keeps_the_kernel_library(tree: Path, tmp_path: Path,
                                                         toolchain) -> None:
     """Through `build/` a link to a folder elsewhere, the image loads the same bytes: with
@@ -285,6 +288,7 @@ def test_a_linked_build_folder_keeps_the_kernel_library(tree: Path, tmp_path: Pa
 
 # -- releases ------------------------------------------------------------------------------
 
+@pytest.mark.upstream
 def test_release_digests_refuse_any_other_configuration(tree: Path, toolchain) -> None:
     digests = (tree / "release-digests.toml").read_bytes()
     for arg in ("HARTS=4", "SHAPES=dynamic", "SOFTFLOAT=libgcc", "PLACEMENT=large", "REPEAT=5"):
@@ -293,6 +297,7 @@ def test_release_digests_refuse_any_other_configuration(tree: Path, toolchain) -
     assert (tree / "release-digests.toml").read_bytes() == digests
 
 
+@pytest.mark.upstream
 def test_release_check_rebuilds_the_same_configuration(tmp_path: Path, toolchain) -> None:
     """A plain C release with REPEAT=5 and a relative MODEL path: the fresh build gets both."""
     tree = copy_project(tmp_path / "src")

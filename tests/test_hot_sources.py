@@ -57,6 +57,7 @@ def test_missing_source_is_an_error(tmp_path: Path) -> None:
         hot_sources.cmake_text(_tree(tmp_path), ["-O2"], ["vm/gone.c"])
 
 
+@pytest.mark.upstream
 def test_release_hot_sources_exist_in_the_pinned_iree(fetcher: Fetcher) -> None:
     iree_src = require_input(fetcher, "iree")
     settings = iree_build.load_config()["profiles"]["release"]

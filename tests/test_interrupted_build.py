@@ -17,6 +17,8 @@ from scons_helpers import SCONS, scons
 from ireerv import paths
 from ireerv.util import build_cache, unfinished_build
 
+pytestmark = pytest.mark.own_builds  # compares builds: each file built here
+
 NEEDS_INPUTS = ("iree", "flatcc", "iree-compiler")  # for the `tree` fixture (conftest.py)
 IMAGE_ARGS = ("image", "BOARD=qemu-virt", "MODEL=matmul", "-j1")
 IMAGE = "build/qemu-virt/matmul-4/image.elf"

@@ -56,6 +56,7 @@ def test_tflite_layers_are_checked_against_litert(tree: Path, tmp_path: Path) ->
     assert "layer check: all 2 layer outputs match" in out, out
 
 
+@pytest.mark.upstream
 def test_mlir_models_are_refused_plainly(tree: Path) -> None:
     proc = scons(tree, "layer-check", "MODEL=matmul", check=False)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

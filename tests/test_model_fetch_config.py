@@ -22,6 +22,7 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
             for p in root.rglob("*")}
 
 
+@pytest.mark.upstream
 def test_tflite_input_offline_uses_cache_dir(tree: Path, fetcher: Fetcher, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """IREERV_CACHE names a cache holding the model's input, CACHE_DIR an empty one and

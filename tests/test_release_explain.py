@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import needs_tool
 from scons_helpers import copy_project, scons
 
@@ -17,6 +18,7 @@ __attribute__((constructor)) static void keep_build_root(void) {
 '''
 
 
+@pytest.mark.upstream
 @needs_tool("diffoscope", "diffoscope-minimal")
 def test_a_path_in_the_image_is_shown_by_diffoscope(tmp_path: Path, toolchain) -> None:
     tree = copy_project(tmp_path / "checkout")

@@ -12,6 +12,8 @@ from scons_helpers import copy_project, scons
 
 from ireerv.inputs.fetch import Fetcher
 
+pytestmark = pytest.mark.own_builds  # compares builds: each file built here
+
 onnx = need_module("onnx")
 OUTPUTS = ("model_module.h", "model_kernel.o", "image.elf", "image.hex")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 from scons_helpers import copy_project, scons
@@ -12,6 +13,7 @@ from scons_helpers import copy_project, scons
 from ireerv.inputs.lock import Lock
 
 
+@pytest.mark.upstream
 def test_the_bill_names_every_input_and_validates(tmp_path: Path, toolchain, lock: Lock) -> None:
     tree = copy_project(tmp_path / "src")
     scons(tree, "release", "MODEL=matmul", "RUNTIME=none", "BOARD=qemu-virt", "ALLOW_DIRTY=1")

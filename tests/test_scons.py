@@ -56,6 +56,7 @@ def test_bad_variables_are_rejected(tree: Path, argument: str, message: str) -> 
     assert message in proc.stderr + proc.stdout
 
 
+@pytest.mark.upstream
 def test_malformed_mlir_is_reported(tree: Path, tmp_path: Path) -> None:
     bad = tmp_path / "bad.mlir"
     bad.write_text("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
@@ -66,6 +67,7 @@ def test_malformed_mlir_is_reported(tree: Path, tmp_path: Path) -> None:
     assert "use of undeclared SSA value" in proc.stdout + proc.stderr
 
 
+@pytest.mark.upstream
 def test_plain_c_image_and_noop_rebuild(tree: Path) -> None:
     first = scons(tree, "image", *PLAIN).stdout
     image = tree / "build" / "qemu-virt" / "matmul-4-c"
@@ -80,6 +82,7 @@ def test_plain_c_image_and_noop_rebuild(tree: Path) -> None:
     assert stamps == {p: p.stat().st_mtime_ns for p in (tree / "build").rglob("*") if p.is_file()}
 
 
+@pytest.mark.upstream
 @needs_qemu
 def test_plain_c_run_on_qemu(tree: Path) -> None:
     out = scons(tree, "run", *PLAIN, "SIZE=16").stdout
@@ -100,6 +103,7 @@ def test_plain_c_run_on_qemu(tree: Path) -> None:
     assert verdict.problems[0].startswith("output 0: 1 of 256 elements differ: [3,5]")
 
 
+@pytest.mark.upstream
 def test_size_report_of_plain_c_image(tree: Path) -> None:
     out = scons(tree, "size-report", *PLAIN).stdout
     assert "Components" in out and "application" in out and "bsp" in out
@@ -108,6 +112,7 @@ def test_size_report_of_plain_c_image(tree: Path) -> None:
     assert total == data["totals"]["alloc"]
 
 
+@pytest.mark.upstream
 def test_release_refuses_uncommitted_changes(tree: Path, tmp_path: Path) -> None:
     work = tmp_path / "dirty"
     release.fresh_checkout(tree, work, include_changes=False)
@@ -120,6 +125,7 @@ def test_release_refuses_uncommitted_changes(tree: Path, tmp_path: Path) -> None
     assert json.loads(manifest.read_text())["release"] is False
 
 
+@pytest.mark.upstream
 def test_plain_c_release_is_reproducible(tmp_path: Path, tree: Path) -> None:
     builds = []
     for name in ("one", "elsewhere/two"):

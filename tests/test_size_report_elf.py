@@ -57,6 +57,7 @@ def test_a_file_that_is_no_elf_is_refused(tree: Path, tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.elf"]
 
 
+@pytest.mark.upstream
 def test_a_riscv_image_is_reported_under_build(tree: Path, riscv_image: Path) -> None:
     out = scons(tree, "size-report", f"ELF={riscv_image}").stdout
     assert "size-report: build/size-report/image.elf.size.json" in out
