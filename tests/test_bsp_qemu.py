@@ -268,6 +268,7 @@ def run_cluster(board: boards.Board, sim: Path, hexfile: Path,
                                  simulator=sim, maxcycles=maxcycles)
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_cluster_start_up_and_matmul(builder: ImageBuilder, cluster_sim: Path,
                                      tmp_path: Path) -> None:
@@ -287,6 +288,7 @@ def test_cluster_start_up_and_matmul(builder: ImageBuilder, cluster_sim: Path,
     assert line.split(":", 1)[1].split() == matmul_expected(4)
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 @pytest.mark.parametrize(
     ("mode", "reason", "code"),
@@ -301,6 +303,7 @@ def test_cluster_endings(builder: ImageBuilder, cluster_sim: Path, mode: str, re
     assert (result.reason, result.exit_code) == (reason, code), result.output
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_cluster_progress(builder: ImageBuilder, cluster_sim: Path) -> None:
     board = boards.load_board("cluster4")
@@ -313,6 +316,7 @@ def test_cluster_progress(builder: ImageBuilder, cluster_sim: Path) -> None:
     assert "progress" not in result.output and "hanging" in result.program_output
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> None:
     board = boards.load_board("cluster4")
@@ -324,6 +328,7 @@ def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> 
 
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_cluster_matmul_c_split_over_harts(builder: ImageBuilder, cluster_sim: Path,
                                           tmp_path: Path) -> None:
@@ -338,6 +343,7 @@ def test_cluster_matmul_c_split_over_harts(builder: ImageBuilder, cluster_sim: P
         assert len(call_cycles(result.program_output)) == 2
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_cluster_missing_hart_ends_the_barrier_wait(builder: ImageBuilder,
                                                     cluster_sim: Path) -> None:

@@ -166,6 +166,7 @@ def test_plan(tmp_path: Path) -> None:
         cap.load_plan(bad)
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_cap_runs_on_the_cluster(fetcher: Fetcher, toolchain, tmp_path: Path) -> None:
     """Short loops, both soft-float choices: sane figures, and a divide loop that scales."""

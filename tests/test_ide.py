@@ -15,6 +15,7 @@ NEEDS_INPUTS = ("iree", "flatcc", "iree-compiler")  # for the `tree` fixture (co
 
 
 @pytest.mark.upstream
+@pytest.mark.own_builds  # recompiles its objects by hand: they must be its own
 def test_compile_commands_cover_the_build_and_compile(tree: Path) -> None:
     scons(tree, "image", "MODEL=matmul", "BOARD=qemu-virt")
     entries = json.loads((tree / "build/compile_commands.json").read_text())

@@ -93,6 +93,7 @@ def test_ctrl_c_stops_a_run_and_leaves_no_record(tree: Path) -> None:
     assert not (tree / "build/qemu-virt/matmul-128/run.json").exists()
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_matmul_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
     for name in ("cluster-tb", "cv32e40p", "verilator"):
@@ -135,6 +136,7 @@ def test_four_harts_on_qemu_give_the_same_bits(tree: Path) -> None:
     assert len(record["hart_cycles"]) == 4
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_several_harts_for_dispatches_of_one_workgroup_build_one_harts_image(
         tree: Path, fetcher: Fetcher) -> None:
@@ -156,6 +158,7 @@ def test_several_harts_for_dispatches_of_one_workgroup_build_one_harts_image(
     assert auto["call_cycles"][-1] <= one["call_cycles"][-1] * 1.0005
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_four_harts_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
     for name in ("cluster-tb", "cv32e40p", "verilator"):
@@ -197,6 +200,7 @@ def test_int8_and_plain_c_with_four_harts_on_qemu(tree: Path, settings: tuple[st
     assert outputs[0] == outputs[1] and outputs[0]
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_int8_matmul_of_64_with_four_harts_on_the_cluster(tree: Path, fetcher: Fetcher) -> None:
     for name in ("cluster-tb", "cv32e40p", "verilator"):

@@ -99,6 +99,7 @@ def test_a_run_reports_the_peaks_its_buffers_make(tree: Path, tmp_path: Path) ->
     assert ram["peak"] == ram["static"] + ram["stack"] + ram["heap"]
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_a_run_out_of_heap_says_what_it_asked_for(tree: Path, fetcher: Fetcher,
                                                   tmp_path: Path) -> None:

@@ -142,6 +142,7 @@ def big_constant_folder(folder: Path, placement: str) -> Path:
 NEEDS_INPUTS = ("iree", "cluster-tb", "cv32e40p", "verilator")
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_big_model_runs_in_shared_ram_on_the_cluster(tree: Path, tmp_path: Path) -> None:
     plain = big_constant_folder(tmp_path / "bigc", "")
@@ -176,6 +177,7 @@ def two_layer_folder(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_weights_are_staged_into_the_scratchpad(tree: Path, tmp_path: Path) -> None:
     model = two_layer_folder(tmp_path / "staged")

@@ -490,6 +490,7 @@ def _same_outputs(runs: dict[str, str]) -> bool:
     return bool(outputs["auto"]) and outputs["auto"] == outputs["1"]
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_harts_auto_runs_a_network_on_the_cluster(shared_runs: SharedRuns,
                                                    fetcher: Fetcher) -> None:
@@ -505,6 +506,7 @@ def test_harts_auto_runs_a_network_on_the_cluster(shared_runs: SharedRuns,
     assert _same_outputs(runs)
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_harts_auto_copies_row_slices_of_strided_layers(tree: Path, fetcher: Fetcher) -> None:
     """resnet8 with HARTS=auto: harts 1.. copy only the input rows its stride-2 convolutions
@@ -519,6 +521,7 @@ def test_harts_auto_copies_row_slices_of_strided_layers(tree: Path, fetcher: Fet
     assert _same_outputs(runs)
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_harts_auto_keeps_staged_constants_on_the_cluster(shared_runs: SharedRuns,
                                                           fetcher: Fetcher) -> None:

@@ -24,6 +24,7 @@ NEEDS_INPUTS = ("toolchain",)
 TUNE = ("tune", "MODEL=qmatmul64", "BOARD=cluster4", "BUDGET=2")
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_a_tune_is_used_and_the_same_on_a_dask_cluster(tree: Path, fetcher: Fetcher,
                                                        tmp_path: Path) -> None:

@@ -105,6 +105,7 @@ def simulator(fetcher: Fetcher, log_dir: Path) -> Path:
     return vb.cluster_simulator(fetcher, TESTBENCH, log_dir)
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_verilator_from_source(fetcher: Fetcher, log_dir: Path) -> None:
     src = require_input(fetcher, "verilator")
@@ -167,6 +168,7 @@ def run_sim(sim: Path, hexfile: Path, maxcycles: int) -> subprocess.CompletedPro
     )  # fmt: skip
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_simulator_runs_firmware(simulator: Path, toolchain: Toolchain, tmp_path: Path) -> None:
     assert simulator.name == TESTBENCH.executable and simulator.parent.parent.name == "tools"
@@ -178,6 +180,7 @@ def test_simulator_runs_firmware(simulator: Path, toolchain: Toolchain, tmp_path
     assert "OK\n" in run.stdout and "[TB] CLUSTER EXIT SUCCESS" in run.stdout, out
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_simulator_stops_at_cycle_limit(
     simulator: Path, toolchain: Toolchain, tmp_path: Path
@@ -190,6 +193,7 @@ def test_simulator_stops_at_cycle_limit(
     assert "CLUSTER EXIT SUCCESS" not in out
 
 
+@pytest.mark.cluster
 @pytest.mark.upstream
 def test_an_image_deep_in_a_checkout_still_loads(simulator: Path, toolchain: Toolchain,
                                                  tmp_path: Path) -> None:
