@@ -36,7 +36,8 @@ def moved(row: str, pairs: list[tuple[str, int | float | None, int | float | Non
         if was == now:
             continue
         if isinstance(was, int | float) and isinstance(now, int | float) and was:
-            change = f" ({now - was:+,}, {100 * (now - was) / was:+.2f} %)"
+            change = f" ({now - was:+,}, {100 * (now - was) / was:+.3g} %)"
+            was, now = f"{was:,}", f"{now:,}"
         else:
             change = ""
         lines.append(f"{row}: {what} {was} -> {now}{change}")
@@ -63,8 +64,9 @@ def needs(fetcher: Fetcher, *names: str) -> None:
 
 def test_moved_says_what_moved_and_by_how_much() -> None:
     assert moved("kws on cluster4", [("later call", 7_778_235, 7_778_235)]) == ""
-    assert moved("kws on cluster4", [("later call", 1_000, 1_010)]) == \
-        "kws on cluster4: later call 1000 -> 1010 (+10, +1.00 %)"
+    assert moved("kws on cluster4", [("later call", 7_778_235, 7_778_529)]) == \
+        "kws on cluster4: later call 7,778,235 -> 7,778,529 (+294, +0.00378 %)"
+    assert moved("mul+add", [("cycles", 102.2, None)]) == "mul+add: cycles 102.2 -> None"
 
 
 @pytest.mark.upstream
