@@ -33,10 +33,11 @@ def scons(tree: Path, *args: str, check: bool = True,
     return proc
 
 
-def scons_interrupted(tree: Path, *args: str, after: str,
-                      timeout: float = 600) -> tuple[int, str]:
+def scons_interrupted(tree: Path, *args: str, after: str, timeout: float = 600,
+                      sig: signal.Signals = signal.SIGINT) -> tuple[int, str]:
     """Start scons as a terminal would (its own process group), press Ctrl-C (SIGINT to the
-    group) once a line containing `after` is printed; (exit status, everything printed)."""
+    group; or send `sig`, SIGKILL: nothing can clean up) once a line containing `after` is
+    printed; (exit status, everything printed)."""
     env = dict(os.environ)
     env.setdefault("IREERV_CACHE", str(paths.default_cache_dir()))
     proc = subprocess.Popen([*SCONS, *args], cwd=tree, stdout=subprocess.PIPE,
@@ -47,7 +48,7 @@ def scons_interrupted(tree: Path, *args: str, after: str,
     for line in proc.stdout:
         lines.append(line)
         if after in line:
-            os.killpg(proc.pid, signal.SIGINT)
+            os.killpg(proc.pid, sig)
             break
     lines.append(proc.stdout.read())
     return proc.wait(timeout=timeout), "".join(lines)

@@ -5,16 +5,14 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
-import subprocess
 import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import SCons.Node.FS
-from scons_helpers import SCONS, scons
+from scons_helpers import scons, scons_interrupted
 
-from ireerv import paths
 from ireerv.util import build_cache, unfinished_build
 
 pytestmark = pytest.mark.own_builds  # compares builds: each file built here
@@ -100,25 +98,6 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _scons_killed(tree: Path, *args: str, at: str, timeout: float = 900) -> tuple[int, str]:
-    """Start scons in its own process group and kill the group (SIGKILL: nothing can clean
-    up) as soon as it prints a line containing `at`; (exit status, what it printed)."""
-    env = {**os.environ, "IREERV_CACHE": os.environ.get("IREERV_CACHE",
-                                                         str(paths.default_cache_dir()))}
-    proc = subprocess.Popen([*SCONS, *args], cwd=tree, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=env,
-                            start_new_session=True)
-    assert proc.stdout is not None
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if at in line:
-            os.killpg(proc.pid, signal.SIGKILL)
-            break
-    lines.append(proc.stdout.read())
-    return proc.wait(timeout=timeout), "".join(lines)
-
-
 @pytest.mark.upstream
 def test_a_build_killed_in_the_link_leaves_nothing_trusted(tree: Path) -> None:
     """Edit the runner, kill the build as it links, undo the edit: the next build makes the
@@ -129,7 +108,8 @@ def test_a_build_killed_in_the_link_leaves_nothing_trusted(tree: Path) -> None:
     built_at = runner_o.stat().st_mtime_ns
     source = (tree / RUNNER).read_text()
     (tree / RUNNER).write_text(source.replace('out_cycles("startup"', 'out_cycles("start-up"'))
-    status, out = _scons_killed(tree, *IMAGE_ARGS, at=f"LINK    {IMAGE}")
+    status, out = scons_interrupted(tree, *IMAGE_ARGS, after=f"LINK    {IMAGE}",
+                                    sig=signal.SIGKILL)
     assert status == -signal.SIGKILL and f"CC      {runner_o.relative_to(tree)}" in out, out
     assert runner_o.stat().st_mtime_ns != built_at  # the edited runner was compiled
     (tree / RUNNER).write_text(source)
