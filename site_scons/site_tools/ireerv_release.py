@@ -21,7 +21,7 @@ import SCons.Errors
 from ireerv import targets
 from ireerv.image import iree_build
 from ireerv.image import tuning as image_tuning
-from ireerv.inputs import envvars, toolchain_build
+from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
 from ireerv.release import digests, explain, release
 from ireerv.targets import Target
@@ -177,7 +177,6 @@ def release_target(env, image):
         [image.elf, image.hex, image.map, env.Value(json.dumps(env["_RELEASE_STATE"])),
          size_json],
         SCons.Action.Action(_write_release, None), RELEASE_IMAGE=image)
-    env.NoCache(node)  # a release is built here: its folder holds more than these two files
     return node
 
 
@@ -192,10 +191,8 @@ def _release_check(target, source, env):
     args = [*image.key.scons_args(), f"CACHE_DIR={env['CACHE_DIR']}",
             f"ALLOW_DIRTY={int(bool(env['ALLOW_DIRTY']))}", f"OFFLINE={int(bool(env['OFFLINE']))}"]
     scons = [sys.executable, "-c", "import SCons.Script; SCons.Script.main()"]
-    # From scratch: a team's build cache would hand back the very files being checked.
-    fresh = {k: v for k, v in os.environ.items() if k != envvars.BUILD_CACHE}
     proc = subprocess.run([*scons, "-Q", "release", *args], cwd=tree, capture_output=True,
-                          text=True, env=fresh)
+                          text=True)
     if proc.returncode != 0:
         raise SCons.Errors.BuildError(
             errstr=f"release-check: the fresh build failed (kept in {work}):\n"

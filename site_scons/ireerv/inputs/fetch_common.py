@@ -46,13 +46,16 @@ class FetchConfig:
     def from_env(
         cls, cache_root: Path | None = None, environ: dict[str, str] | None = None, **kw: object
     ) -> FetchConfig:
-        """Config from IREERV_CACHE, IREERV_OFFLINE and IREERV_MIRRORS; keyword arguments win."""
+        """Config from IREERV_CACHE, IREERV_SHARED_CACHE, IREERV_OFFLINE and IREERV_MIRRORS;
+        keyword arguments win."""
         try:
             offline, mirrors = envvars.offline(environ), envvars.mirrors(environ)
             root = Path(cache_root) if cache_root else envvars.cache_dir(environ)
+            shared = envvars.shared_cache(environ)
         except envvars.EnvVarError as err:
             raise FetchError(str(err)) from None
-        values: dict[str, object] = {"offline": offline, "mirrors": mirrors, **kw}
+        values: dict[str, object] = {"offline": offline, "mirrors": mirrors,
+                                     "shared_root": Path(shared) if shared else None, **kw}
         return cls(cache_root=root, **values)  # type: ignore[arg-type]
 
     @classmethod

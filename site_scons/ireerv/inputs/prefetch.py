@@ -12,8 +12,6 @@ error.  So this one says nothing and exits 0 whatever happens.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ireerv import paths
 from ireerv.inputs import envvars
 from ireerv.inputs.fetch import FetchConfig, Fetcher, FetchError
@@ -36,9 +34,7 @@ def prefetch(fetcher: Fetcher) -> list[str]:
 
 def main() -> int:
     try:
-        shared = envvars.shared_cache()
-        config = FetchConfig.from_env(log=lambda _: None,
-                                      shared_root=Path(shared) if shared else None)
+        config = FetchConfig.from_env(log=lambda _: None)
         prefetch(Fetcher(load_lock(paths.LOCK_FILE), config))
     except (FetchError, LockError, envvars.EnvVarError):
         pass  # the build says it, with the command line's settings

@@ -112,11 +112,11 @@ def source_digest(root: Path, tuning: Path) -> str:
     the model's folder when it is outside the project; all but the model's `tuning`
     folder, which a tune writes."""
     inside = tuning.is_relative_to(root)
-    skip = f":(exclude){tuning.relative_to(root).as_posix()}" if inside else "."
+    paths = [".", *([f":(exclude){tuning.relative_to(root).as_posix()}"] if inside else [])]
     digest = hashlib.sha256(_git(root, "rev-parse", "HEAD"))
-    digest.update(_git(root, "diff", "HEAD", "--binary", "--", ".", skip))
-    for name in sorted(_git(root, "ls-files", "-o", "--exclude-standard", "--", ".",
-                            skip).decode().splitlines()):
+    digest.update(_git(root, "diff", "HEAD", "--binary", "--", *paths))
+    for name in sorted(_git(root, "ls-files", "-o", "--exclude-standard", "--",
+                            *paths).decode().splitlines()):
         digest.update(name.encode() + b"\0" + (root / name).read_bytes())
     if not inside:
         for path in sorted(tuning.parent.rglob("*")):
