@@ -13,6 +13,7 @@ import SCons.Errors
 
 from ireerv import boards, formats, targets
 from ireerv.boards import Board
+from ireerv.formats import given_data
 
 TOOLS = ("ireerv_setup", "ireerv_image", "ireerv_run", "ireerv_size", "ireerv_profile",
          "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release", "ireerv_ide",
@@ -41,7 +42,13 @@ class Request:
     @cached_property
     def model(self) -> formats.Model:
         try:
-            return formats.load_model(self.env["MODEL"], self.env.GetFetcher().path)
+            model = formats.load_model(self.env["MODEL"], self.env.GetFetcher().path)
+            if not self.env.get("INPUT"):
+                return model
+            # Checked against the model here, before anything is built.
+            size = int(self.env["SIZE"]) if self.env["SIZE"] else None
+            return given_data.with_inputs(model, given_data.parse_paths(self.env["INPUT"]),
+                                          model.resolve_size(size))
         except formats.ModelError as err:
             _stop(err)
 

@@ -81,11 +81,27 @@ class InputSpec:
                 raise ModelError(f"{self.source}: generator 'values' gives {values.size} values, "
                                  f"but shape {list(shape)} has {int(np.prod(shape))} elements")
             return values.reshape(shape)
+        if kind == "file":  # INPUT= (given_data.py): the user's array, checked there
+            return _file_input(self.generator, shape, self.source)
         raise ModelError(f"unknown input generator {kind!r} (use 'randint' or 'values')")
 
     @property
     def is_dynamic(self) -> bool:
         return any(isinstance(d, str) for d in self.shape)
+
+
+def _file_input(generator: dict, shape: tuple[int, ...], source: str) -> np.ndarray:
+    """An input read from the user's .npy, or from one array of their .npz."""
+    key = generator.get("key")
+    if key is None:
+        array = np.load(generator["path"], allow_pickle=False)
+    else:
+        with np.load(generator["path"], allow_pickle=False) as data:
+            array = np.asarray(data[key])
+    if tuple(array.shape) != tuple(shape):
+        raise ModelError(f"{source}: shape {list(array.shape)}, the image is built for "
+                         f"{list(shape)} (give SIZE to match it)")
+    return array
 
 
 @dataclass(frozen=True)
