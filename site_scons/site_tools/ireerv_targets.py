@@ -16,6 +16,7 @@ from ireerv.boards import Board
 from ireerv.formats import given_data
 
 TOOLS = ("ireerv_setup", "ireerv_image", "ireerv_run", "ireerv_size", "ireerv_profile",
+         "ireerv_library",
          "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release", "ireerv_ide",
          "ireerv_debug", "ireerv_layers", "ireerv_tune")
 

@@ -1,0 +1,106 @@
+// An iree_allocator_t over the caller's arena.  IREE allocates a few dozen
+// blocks at start-up and a handful per call, freeing the call's own at its
+// end: a first-fit list in address order, merged on free, keeps the arena
+// from fragmenting over many calls, and the runtime's peak is what
+// <M>_ARENA_BYTES is measured from (ireerv_arena_used).
+
+#include "arena.h"
+
+#include <string.h>
+
+#define ALIGN 16u  // iree_max_align_t on every board
+
+// A block's header: its size (header included) and, while free, the next one.
+struct ireerv_block {
+  size_t size;
+  ireerv_block_t *next;
+  size_t pad[2];  // keeps the payload 16-byte aligned
+};
+
+static size_t round_up(size_t n) { return (n + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
+
+void ireerv_arena_init(ireerv_arena_t *arena, void *memory, size_t bytes) {
+  memset(arena, 0, sizeof(*arena));
+  char *begin = (char *)round_up((size_t)memory);
+  char *end = (char *)(((size_t)memory + bytes) & ~(size_t)(ALIGN - 1));
+  arena->begin = begin;
+  arena->end = end;
+  if (end > begin + sizeof(ireerv_block_t)) {
+    arena->free = (ireerv_block_t *)begin;
+    arena->free->size = (size_t)(end - begin);
+    arena->free->next = NULL;
+  }
+}
+
+static void *take(ireerv_arena_t *arena, size_t length) {
+  const size_t size = round_up(length) + sizeof(ireerv_block_t);
+  ireerv_block_t **link = &arena->free;
+  for (ireerv_block_t *block = *link; block; link = &block->next, block = *link) {
+    if (block->size < size) continue;
+    if (block->size - size >= 2 * sizeof(ireerv_block_t)) {  // split
+      ireerv_block_t *rest = (ireerv_block_t *)((char *)block + size);
+      rest->size = block->size - size;
+      rest->next = block->next;
+      block->size = size;
+      *link = rest;
+    } else {
+      *link = block->next;
+    }
+    arena->used += block->size;
+    if (arena->used > arena->peak) arena->peak = arena->used;
+    return block + 1;
+  }
+  arena->exhausted = 1;
+  return NULL;
+}
+
+static void give_back(ireerv_arena_t *arena, void *pointer) {
+  if (!pointer) return;
+  ireerv_block_t *block = (ireerv_block_t *)pointer - 1;
+  arena->used -= block->size;
+  ireerv_block_t **link = &arena->free;
+  while (*link && *link < block) link = &(*link)->next;
+  block->next = *link;
+  *link = block;
+  if (block->next && (char *)block + block->size == (char *)block->next) {
+    block->size += block->next->size;
+    block->next = block->next->next;
+  }
+  // Merge with the one before: found again from the start (the list is short).
+  for (ireerv_block_t *before = arena->free; before && before != block;
+       before = before->next) {
+    if (before->next == block && (char *)before + before->size == (char *)block) {
+      before->size += block->size;
+      before->next = block->next;
+      break;
+    }
+  }
+}
+
+static iree_status_t arena_ctl(void *self, iree_allocator_command_t command,
+                               const void *params, void **inout_ptr) {
+  ireerv_arena_t *arena = (ireerv_arena_t *)self;
+  if (command == IREE_ALLOCATOR_COMMAND_FREE) {
+    give_back(arena, *inout_ptr);
+    return iree_ok_status();
+  }
+  const size_t length =
+      ((const iree_allocator_alloc_params_t *)params)->byte_length;
+  void *old = command == IREE_ALLOCATOR_COMMAND_REALLOC ? *inout_ptr : NULL;
+  void *fresh = take(arena, length ? length : 1);
+  if (!fresh) return iree_status_from_code(IREE_STATUS_RESOURCE_EXHAUSTED);
+  if (old) {
+    const size_t had = ((ireerv_block_t *)old - 1)->size - sizeof(ireerv_block_t);
+    memcpy(fresh, old, had < length ? had : length);
+    give_back(arena, old);
+  } else if (command == IREE_ALLOCATOR_COMMAND_CALLOC) {
+    memset(fresh, 0, length);
+  }
+  *inout_ptr = fresh;
+  return iree_ok_status();
+}
+
+iree_allocator_t ireerv_arena_allocator(ireerv_arena_t *arena) {
+  iree_allocator_t allocator = {arena, arena_ctl};
+  return allocator;
+}
