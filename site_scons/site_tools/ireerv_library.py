@@ -178,7 +178,11 @@ def model_library(env, board, model, size, model_arg: str = "") -> list:
                          short_action(_write_folder, "LIBRARY"), LIB_IMAGE=image,
                          LIB_NAME=name)
     lenv.Depends(nodes, module_files(folder, package, model_source))
-    return nodes
+    # The folder's path, said on every build (a no-op one too).
+    said = lenv.Alias(f"library-path-{name}-{board.build_name}", nodes, lenv.Action(
+        lambda target, source, env: print(f"library: {lenv.Dir(out).path}"), None))
+    lenv.AlwaysBuild(said)
+    return said
 
 
 def _write_folder(target, source, env) -> None:
@@ -188,7 +192,6 @@ def _write_folder(target, source, env) -> None:
         folder.write(root, env, image, name, [Path(str(s)) for s in source])
     except (folder.LibraryFolderError, model_source.LibraryError, ModelError) as err:
         build_error(err)
-    print(f"library: {root}")
 
 
 def generate(env) -> None:
