@@ -1,8 +1,9 @@
 // An iree_allocator_t over the caller's arena.  IREE allocates a few dozen
 // blocks at start-up and a handful per call, freeing the call's own at its
 // end: a first-fit list in address order, merged on free, keeps the arena
-// from fragmenting over many calls, and the runtime's peak is what
-// <M>_ARENA_BYTES is measured from (ireerv_arena_used).
+// from fragmenting over many calls.  Its peak is the highest address a block
+// ever reached (not the most bytes in use at once: with holes between blocks
+// that would be too little), and <M>_ARENA_BYTES is measured from it.
 
 #include "arena.h"
 
@@ -47,7 +48,8 @@ static void *take(ireerv_arena_t *arena, size_t length) {
       *link = block->next;
     }
     arena->used += block->size;
-    if (arena->used > arena->peak) arena->peak = arena->used;
+    const size_t top = (size_t)((char *)block + block->size - arena->begin);
+    if (top > arena->peak) arena->peak = top;
     return block + 1;
   }
   arena->exhausted = 1;

@@ -13,7 +13,8 @@ typedef struct ireerv_block ireerv_block_t;
 typedef struct {
   ireerv_block_t *free;  // free blocks in address order
   char *begin, *end;     // the memory it manages
-  size_t used, peak;     // bytes in blocks handed out (headers included)
+  size_t used;           // bytes in blocks handed out (headers included)
+  size_t peak;           // the highest block end ever, from begin: what must fit
   int exhausted;         // a request did not fit
 } ireerv_arena_t;
 

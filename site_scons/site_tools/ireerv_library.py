@@ -178,10 +178,17 @@ def model_library(env, board, model, size, model_arg: str = "") -> list:
                          short_action(_write_folder, "LIBRARY"), LIB_IMAGE=image,
                          LIB_NAME=name)
     lenv.Depends(nodes, module_files(folder, package, model_source))
-    # The folder's path, said on every build (a no-op one too).
-    said = lenv.Alias(f"library-path-{name}-{board.build_name}", nodes, lenv.Action(
-        lambda target, source, env: print(f"library: {lenv.Dir(out).path}"), None))
-    lenv.AlwaysBuild(said)
+    return nodes
+
+
+def _library_target(env, request) -> list:
+    """The folder, and its path said on every build (a no-op one too)."""
+    nodes = env.ModelLibrary(request.placed_board, request.model,
+                             int(env["SIZE"]) if env["SIZE"] else None, model_arg=env["MODEL"])
+    root = Path(str(nodes[0])).parent.parent.as_posix()
+    said = env.Alias("library-path", nodes, env.Action(
+        lambda target, source, env: print(f"library: {root}"), None))
+    env.AlwaysBuild(said)
     return said
 
 
@@ -201,9 +208,7 @@ def generate(env) -> None:
     targets.declare(env, Target(
         "library", "MODEL as a library for your own firmware: runtime and model archives, "
         "headers, CMake/make/pkg-config files and an example (docs/firmware.md)", "build",
-        lambda env, request: env.ModelLibrary(
-            request.placed_board, request.model,
-            int(env["SIZE"]) if env["SIZE"] else None, model_arg=env["MODEL"])))
+        _library_target))
 
 
 def exists(env) -> bool:

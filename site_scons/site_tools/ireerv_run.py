@@ -75,11 +75,13 @@ def _reference(env, image) -> tuple[list | None, str]:
         return None, str(err)
 
 
-def _run_and_check(target, source, env):
-    image = env["_IMAGE"]
+def _simulate(env, image):
+    """One run of `image` on its board's simulator, shown as it comes."""
     board = image.board
     sim = _simulator_path(env, board)
-    print(f"run: {image.model.name} on {board.build_name}"
+    what = f"application {Path(image.key.value('APP')).name}" if image.runtime == "app" \
+        else image.model.name
+    print(f"run: {what} on {board.build_name}"
           + (f" (N={image.size})" if image.size else ""), flush=True)
     # With -j, runs share the terminal: tag each line with its image.
     parallel = SCons.Script.GetOption("num_jobs") > 1
@@ -95,8 +97,26 @@ def _run_and_check(target, source, env):
     finally:
         echo.close()
     if result.reason == INTERRUPTED:  # SCons removed the old record before the run
-        raise SCons.Errors.BuildError(errstr=f"{image.model.name} on {board.build_name}: "
+        raise SCons.Errors.BuildError(errstr=f"{what} on {board.build_name}: "
                                       f"{result.detail}; no run record written")
+    return result
+
+
+def _run_app(target, source, env):
+    """An application's run: it passes when its main returns 0."""
+    image = env["_IMAGE"]
+    result = _simulate(env, image)
+    verdict = check.judge_app(result)
+    RunRecord.of(image, verdict, result).write(Path(str(target[0])))
+    if not verdict.passed:
+        raise SCons.Errors.BuildError(errstr=f"application on {image.board.name} FAILED: "
+                                      + "; ".join(verdict.problems))
+    print("PASS: the application's main returned 0")
+
+
+def _run_and_check(target, source, env):
+    image = env["_IMAGE"]
+    result = _simulate(env, image)
     expected, why_not = _reference(env, image)
     if expected is not None:
         expected, notes = check.as_program_gives(expected)
@@ -180,6 +200,10 @@ def run_result(env, image, name: str = "run.json", strict: bool = True, output: 
     in the JSON, for a table that shows it."""
     model = image.model
     records = [f"{image.dir}/{name}", *([env.File(output)] if output else [])]
+    if image.runtime == "app":  # judged by how it ends, not by a reference
+        tools = env.Value(_simulator_identity(env, image.board))
+        return env.Command(records[0], [image.elf, image.hex, tools],
+                           _action(_run_app, "RUN"), _IMAGE=image)
     framework = _framework(model)
     if framework:  # the framework runs the original file: no host compile
         tools = env.Value(f"{framework.identity()}\n{_simulator_identity(env, image.board)}")

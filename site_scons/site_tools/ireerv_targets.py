@@ -16,7 +16,7 @@ from ireerv.boards import Board
 from ireerv.formats import given_data
 
 TOOLS = ("ireerv_setup", "ireerv_image", "ireerv_run", "ireerv_size", "ireerv_profile",
-         "ireerv_library",
+         "ireerv_library", "ireerv_app",
          "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release", "ireerv_ide",
          "ireerv_debug", "ireerv_layers", "ireerv_tune")
 
@@ -64,6 +64,8 @@ class Request:
 
     @cached_property
     def image(self):
+        if self.env.get("APP"):  # an application in place of the runner
+            return self.env.AppImage(self.placed_board, self.env["APP"], self.env["MODEL"])
         size = int(self.env["SIZE"]) if self.env["SIZE"] else None
         return self.env.ModelImage(self.placed_board, self.model, size, self.env["RUNTIME"],
                                    model_arg=self.env["MODEL"])

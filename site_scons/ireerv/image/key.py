@@ -85,6 +85,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REPEAT", "2", lambda v: f"-r{v}"),
     # model: the model's tuning file for the board (`scons tune`), where it has one.
     Setting("TUNING", "model", lambda v: "-untuned" if v == "none" else f"-{v}"),
+    # APP: an application's folder (docs/firmware.md), named by its name.
+    Setting("APP", "", lambda v: f"-app-{Path(v).name}", optional=True,
+            recorded=lambda v: Path(v).name),
     # INPUT: the user's input files, named by their contents.
     Setting("INPUT", "", lambda v: f"-in{_input_digest(v)}", optional=True,
             recorded=lambda v: f"sha256:{_input_digest(v)}"),
@@ -156,7 +159,8 @@ class ImageKey:
                 f"PLACEMENT={self.placement}"]
         if self.size is not None:
             args.append(f"SIZE={self.size}")
-        return args + [f"{name}={_portable_inputs(value) if name == 'INPUT' else value}"
+        portable = {"INPUT": _portable_inputs, "APP": _portable_model}
+        return args + [f"{name}={portable.get(name, str)(value)}"
                        for name, value in self._given()]
 
     def _given(self) -> list[tuple[str, str]]:
