@@ -54,14 +54,17 @@ def _runtime_archive(env, lenv, work: str, libs: list) -> object:
         objects += oenv.Object(f"{work}/hal/{obj}", str(src / source))
     lenv.Depends(objects, libs)  # the runtime build's generated headers
     objects += env.SoftFloatObjects(lenv)
-    return lenv.Command(f"{work}/libireerv.a", [*libs, *objects], short_action(
+    archive = lenv.Command(f"{work}/libireerv.a", [*libs, *objects], short_action(
         lambda target, source, env: _merge(env, target, source, len(libs)), "AR"))[0]
+    lenv.Depends(archive, module_files(archives))  # how the archive is made
+    return archive
 
 
 def _merge(env, target, source, count: int) -> None:
     paths = [Path(str(s)) for s in source]
     try:
-        archives.merge(Path(env["AR"]), Path(str(target[0])), paths[:count], paths[count:])
+        archives.merge(Path(env["AR"]), Path(str(target[0])), paths[:count], paths[count:],
+                       Path(env["OBJCOPY"]))
     except archives.ArchiveError as err:
         build_error(err)
 
@@ -78,7 +81,7 @@ def _model_archive(lenv, image, name: str, work: str) -> tuple[object, object]:
         short_action(_write_descriptor), LIB_IMAGE=image, LIB_NAME=name)
     desc_o = lenv.Object(f"{work}/model/{name}_model.o", descriptor)
     joined = lenv.Command([f"{work}/{name}.o", f"{work}/{name}.sections"],
-                          [module_o, desc_o, f"{idir}/model_kernel.o"],
+                          [module_o, desc_o, f"{idir}/model_kernel.o", *module_files(archives)],
                           short_action(_localise, "LOCAL"), LIB_NAME=name)
     archive = lenv.Command(f"{work}/lib{name}.a", joined[0], "$AR rcD $TARGET $SOURCES")
     return archive[0], joined[1]
@@ -109,7 +112,7 @@ def _localise(target, source, env) -> None:
     tools = env["TOOLCHAIN"]
     name = env["LIB_NAME"]
     out = Path(str(target[0]))
-    objects = [Path(str(s)) for s in source]
+    objects = [Path(str(s)) for s in source if str(s).endswith(".o")]
     try:
         joined = out.with_suffix(".all.o")
         archives.localise(tools.tool("ld"), tools.tool("objcopy"), joined, objects, [])

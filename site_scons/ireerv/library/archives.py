@@ -23,8 +23,15 @@ def _run(command: Sequence[str], stdin: str | None = None) -> str:
     return proc.stdout
 
 
-def merge(ar: Path, out: Path, archives: Sequence[Path], objects: Sequence[Path]) -> None:
-    """One deterministic archive with every member of `archives` and every object."""
+# GCC's link-time optimisation data of the runtime's fat objects: without it the archive
+# links as plain code with any linker, and no link turns LTO on by itself.
+LTO_SECTIONS = (".gnu.lto_*", ".gnu.debuglto_*")
+
+
+def merge(ar: Path, out: Path, archives: Sequence[Path], objects: Sequence[Path],
+          objcopy: Path | None = None) -> None:
+    """One deterministic archive with every member of `archives` and every object, each
+    without LTO data when `objcopy` is given."""
     out.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -43,6 +50,9 @@ def merge(ar: Path, out: Path, archives: Sequence[Path], objects: Sequence[Path]
                 dest = folder / f"{count:04d}-{name}"
                 (folder / name).rename(dest)
                 members.append(dest)
+        if objcopy is not None:
+            for member in members:
+                _run([objcopy, *(f"--remove-section={s}" for s in LTO_SECTIONS), member])
         _run([ar, "rcD", out, *objects, *members])
 
 
