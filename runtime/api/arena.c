@@ -1,9 +1,10 @@
 // An iree_allocator_t over the caller's arena.  IREE allocates a few dozen
 // blocks at start-up and a handful per call, freeing the call's own at its
-// end: a first-fit list in address order, merged on free, keeps the arena
-// from fragmenting over many calls.  Its peak is the highest address a block
-// ever reached (not the most bytes in use at once: with holes between blocks
-// that would be too little), and <M>_ARENA_BYTES is measured from it.
+// end: a free list in address order, merged on free, with small blocks from
+// the bottom and large ones from the top (take), keeps the arena from
+// fragmenting over many calls.  Its peak is how far blocks ever reached from
+// either end, added (not the most bytes in use at once: with holes between
+// blocks that would be too little), and <M>_ARENA_BYTES is measured from it.
 
 #include "arena.h"
 
@@ -33,27 +34,55 @@ void ireerv_arena_init(ireerv_arena_t *arena, void *memory, size_t bytes) {
   }
 }
 
+// Large blocks (a call's buffers) are cut from the top of the highest free
+// block that fits, small ones (the runtime's long-lived state) from the bottom
+// of the lowest: the two kinds never interleave, so a call's buffers leave no
+// holes between blocks that live on.
+#define LARGE 1024u
+
+static void note_peak(ireerv_arena_t *arena, ireerv_block_t *block, int large) {
+  if (large) {
+    const size_t high = (size_t)(arena->end - (char *)block);
+    if (high > arena->peak_high) arena->peak_high = high;
+  } else {
+    const size_t low = (size_t)((char *)block + block->size - arena->begin);
+    if (low > arena->peak_low) arena->peak_low = low;
+  }
+  arena->peak = arena->peak_low + arena->peak_high;
+}
+
 static void *take(ireerv_arena_t *arena, size_t length) {
   const size_t size = round_up(length) + sizeof(ireerv_block_t);
-  ireerv_block_t **link = &arena->free;
+  const int large = length >= LARGE;
+  ireerv_block_t **link = &arena->free, **chosen = NULL;
   for (ireerv_block_t *block = *link; block; link = &block->next, block = *link) {
     if (block->size < size) continue;
-    if (block->size - size >= 2 * sizeof(ireerv_block_t)) {  // split
+    chosen = link;
+    if (!large) break;  // the lowest fit; a large block takes the highest
+  }
+  if (!chosen) {
+    arena->exhausted = 1;
+    return NULL;
+  }
+  ireerv_block_t *block = *chosen;
+  if (block->size - size >= 2 * sizeof(ireerv_block_t)) {  // split
+    if (large) {  // the top part is taken, the bottom stays free in place
+      block->size -= size;
+      block = (ireerv_block_t *)((char *)block + block->size);
+      block->size = size;
+    } else {
       ireerv_block_t *rest = (ireerv_block_t *)((char *)block + size);
       rest->size = block->size - size;
       rest->next = block->next;
       block->size = size;
-      *link = rest;
-    } else {
-      *link = block->next;
+      *chosen = rest;
     }
-    arena->used += block->size;
-    const size_t top = (size_t)((char *)block + block->size - arena->begin);
-    if (top > arena->peak) arena->peak = top;
-    return block + 1;
+  } else {
+    *chosen = block->next;
   }
-  arena->exhausted = 1;
-  return NULL;
+  arena->used += block->size;
+  note_peak(arena, block, large);
+  return block + 1;
 }
 
 static void give_back(ireerv_arena_t *arena, void *pointer) {

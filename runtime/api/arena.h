@@ -14,7 +14,9 @@ typedef struct {
   ireerv_block_t *free;  // free blocks in address order
   char *begin, *end;     // the memory it manages
   size_t used;           // bytes in blocks handed out (headers included)
-  size_t peak;           // the highest block end ever, from begin: what must fit
+  size_t peak_low;       // the highest end of a small block ever, from begin
+  size_t peak_high;      // the lowest start of a large block ever, from end
+  size_t peak;           // the two added: what must fit
   int exhausted;         // a request did not fit
 } ireerv_arena_t;
 

@@ -25,7 +25,11 @@ struct ireerv_instance {
   iree_vm_context_t *context;
   iree_vm_function_t function;
   iree_vm_stack_t *stack;
-  iree_vm_ref_t arguments[IREERV_MAX_TENSORS];
+  // The input buffer views, made at open and filled by every call: the inline
+  // HAL keeps the storage of the buffers it last mapped, so buffers made anew
+  // per call would each stay alive in its cache for a while.
+  iree_vm_ref_t inputs[IREERV_MAX_TENSORS];
+  iree_vm_ref_t arguments[IREERV_MAX_TENSORS];  // the call's own references to them
   iree_vm_ref_t results[IREERV_MAX_TENSORS];
   iree_alignas(16) uint8_t stack_storage[IREE_VM_STACK_DEFAULT_SIZE];
 };
@@ -93,6 +97,8 @@ static iree_status_t check_signature(ireerv_instance_t *self) {
   return iree_ok_status();
 }
 
+static iree_status_t make_inputs(ireerv_instance_t *self);
+
 static iree_status_t start(ireerv_instance_t *self) {
   const ireerv_model_t *model = self->model;
   iree_allocator_t host = self->host_allocator;
@@ -122,6 +128,7 @@ static iree_status_t start(ireerv_instance_t *self) {
   IREE_RETURN_IF_ERROR(iree_vm_context_resolve_function(
       self->context, iree_make_cstring_view(model->function_name), &self->function));
   IREE_RETURN_IF_ERROR(check_signature(self));
+  IREE_RETURN_IF_ERROR(make_inputs(self));
   return iree_vm_stack_initialize(
       iree_make_byte_span(self->stack_storage, sizeof(self->stack_storage)),
       IREE_VM_INVOCATION_FLAG_NONE, iree_vm_context_state_resolver(self->context), host,
@@ -158,10 +165,6 @@ ireerv_instance_t *ireerv_open(const ireerv_model_t *model, void *arena,
   return *error ? NULL : self;
 }
 
-// An input's buffer, mapped and filled from the caller's.
-static iree_status_t make_input(ireerv_instance_t *self, const ireerv_tensor_t *tensor,
-                                const void *data, iree_vm_ref_t *out_ref);
-
 static iree_hal_element_type_t element_type(int dtype) {
   switch (dtype) {
     case IREERV_FLOAT32: return IREE_HAL_ELEMENT_TYPE_FLOAT_32;
@@ -174,8 +177,9 @@ static iree_hal_element_type_t element_type(int dtype) {
   }
 }
 
+// An input's buffer view, made once (ireerv_open).
 static iree_status_t make_input(ireerv_instance_t *self, const ireerv_tensor_t *tensor,
-                                const void *data, iree_vm_ref_t *out_ref) {
+                                iree_vm_ref_t *out_ref) {
   const iree_hal_buffer_params_t params = {
       .type = IREE_HAL_MEMORY_TYPE_DEVICE_LOCAL | IREE_HAL_MEMORY_TYPE_HOST_VISIBLE,
       .access = IREE_HAL_MEMORY_ACCESS_ALL,
@@ -184,27 +188,29 @@ static iree_status_t make_input(ireerv_instance_t *self, const ireerv_tensor_t *
   iree_hal_buffer_t *buffer = NULL;
   IREE_RETURN_IF_ERROR(iree_hal_allocator_allocate_buffer(self->device_allocator, params,
                                                           tensor->bytes, &buffer));
-  iree_hal_buffer_mapping_t mapping;
-  iree_status_t status =
-      iree_hal_buffer_map_range(buffer, IREE_HAL_MAPPING_MODE_SCOPED,
-                                IREE_HAL_MEMORY_ACCESS_DISCARD_WRITE, 0,
-                                IREE_HAL_WHOLE_BUFFER, &mapping);
-  if (iree_status_is_ok(status)) {
-    memcpy(mapping.contents.data, data, tensor->bytes);
-    status = iree_hal_buffer_unmap_range(&mapping);
-  }
   iree_hal_dim_t shape[8];
   for (int d = 0; d < tensor->rank; ++d) shape[d] = (iree_hal_dim_t)tensor->dims[d];
   iree_hal_buffer_view_t *view = NULL;
-  if (iree_status_is_ok(status)) {
-    status = iree_hal_buffer_view_create(buffer, (iree_host_size_t)tensor->rank, shape,
-                                         element_type(tensor->dtype),
-                                         IREE_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR,
-                                         self->host_allocator, &view);
-  }
+  iree_status_t status = iree_hal_buffer_view_create(
+      buffer, (iree_host_size_t)tensor->rank, shape, element_type(tensor->dtype),
+      IREE_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR, self->host_allocator, &view);
   iree_hal_buffer_release(buffer);
   if (iree_status_is_ok(status)) *out_ref = iree_hal_buffer_view_move_ref(view);
   return status;
+}
+
+static iree_status_t make_inputs(ireerv_instance_t *self) {
+  for (uint32_t i = 0; i < self->model->input_count; ++i) {
+    IREE_RETURN_IF_ERROR(make_input(self, &self->model->inputs[i], &self->inputs[i]));
+  }
+  return iree_ok_status();
+}
+
+// The caller's data copied into an input's buffer.
+static iree_status_t fill_input(iree_vm_ref_t ref, const void *data, size_t bytes) {
+  iree_hal_buffer_view_t *view = NULL;
+  IREE_RETURN_IF_ERROR(iree_hal_buffer_view_check_deref(ref, &view));
+  return iree_hal_buffer_map_write(iree_hal_buffer_view_buffer(view), 0, data, bytes);
 }
 
 // A result copied out to the caller's buffer, checked against the model's size.
@@ -223,7 +229,8 @@ static iree_status_t call(ireerv_instance_t *self, const void *const inputs[],
   const ireerv_model_t *model = self->model;
   iree_status_t status = iree_ok_status();
   for (uint32_t i = 0; i < model->input_count && iree_status_is_ok(status); ++i) {
-    status = make_input(self, &model->inputs[i], inputs[i], &self->arguments[i]);
+    status = fill_input(self->inputs[i], inputs[i], model->inputs[i].bytes);
+    if (iree_status_is_ok(status)) iree_vm_ref_retain(&self->inputs[i], &self->arguments[i]);
   }
   if (iree_status_is_ok(status)) {
     const iree_vm_function_call_t invocation = {

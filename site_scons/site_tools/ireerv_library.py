@@ -170,14 +170,11 @@ def model_library(env, board, model, size, model_arg: str = "") -> list:
     runtime = _runtime_archive(env, lenv, work, list(image.runtime_libs))
     model_a, sections = _model_archive(lenv, image, name, work)
     arena = _arena(env, lenv, board, name, work, [model_a, runtime])
-    board_a = lenv.Command(f"{work}/libboard.a",
-                           [o for o in lenv["BSP_OBJECTS"] if Path(str(o)).name != "start.o"],
-                           "$AR rcD $TARGET $SOURCES")[0]
-    start = next(o for o in lenv["BSP_OBJECTS"] if Path(str(o)).name == "start.o")
-    files = folder.FILES(name)
-    sources = [runtime, model_a, arena, sections, board_a, start, lenv["LINKER_SCRIPT"][0],
+    board_o = lenv.Command(f"{work}/board.o", lenv["BSP_OBJECTS"],
+                           short_action(_join, "LD"))[0]
+    sources = [runtime, model_a, arena, sections, board_o, lenv["LINKER_SCRIPT"][0],
                str(API_DIR / "ireerv.h"), f"{image.dir}/model_kernel.h", image.mlir]
-    nodes = lenv.Command([f"{out}/{f}" for f in files], sources,
+    nodes = lenv.Command([f"{out}/{f}" for f in folder.FILES(name)], sources,
                          short_action(_write_folder, "LIBRARY"), LIB_IMAGE=image,
                          LIB_NAME=name)
     lenv.Depends(nodes, module_files(folder, package, model_source))
@@ -193,6 +190,14 @@ def _library_target(env, request) -> list:
         lambda target, source, env: print(f"library: {root}"), None))
     env.AlwaysBuild(said)
     return said
+
+
+def _join(target, source, env) -> None:
+    try:
+        archives.join(env["TOOLCHAIN"].tool("ld"), Path(str(target[0])),
+                      [Path(str(s)) for s in source])
+    except archives.ArchiveError as err:
+        build_error(err)
 
 
 def _write_folder(target, source, env) -> None:

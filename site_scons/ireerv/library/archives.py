@@ -56,12 +56,18 @@ def merge(ar: Path, out: Path, archives: Sequence[Path], objects: Sequence[Path]
         _run([ar, "rcD", out, *objects, *members])
 
 
+def join(ld: Path, out: Path, objects: Sequence[Path]) -> None:
+    """`objects` linked into one relocatable object (rv32: the toolchain's ld defaults to
+    64 bits): linked whole wherever it is named, whatever the order."""
+    _run([ld, "-m", "elf32lriscv", "-r", "-o", out, *objects])
+
+
 def localise(ld: Path, objcopy: Path, out: Path, objects: Sequence[Path],
              keep: Sequence[str], rename: dict[str, str] | None = None) -> None:
     """`objects` linked into one relocatable object with only `keep` global (rv32: the
     toolchain's ld defaults to 64 bits)."""
     joined = out.with_suffix(".joined.o")
-    _run([ld, "-m", "elf32lriscv", "-r", "-o", joined, *objects])
+    join(ld, joined, objects)
     flags = [f"--keep-global-symbol={name}" for name in keep]
     flags += [f"--rename-section={old}={new}" for old, new in (rename or {}).items()]
     _run([objcopy, *flags, joined, out])

@@ -49,7 +49,7 @@ def flags(env) -> package.Flags:
 
 def write(root: Path, env, image, name: str, sources: list[Path]) -> None:
     """The folder from the build's outputs (in the Tool's order)."""
-    runtime, model_a, arena, sections, board_a, start, script, api_h, _, mlir = sources
+    runtime, model_a, arena, sections, board_o, script, api_h, _, mlir = sources
     if root.exists():
         shutil.rmtree(root)
     for sub in ("include", "lib/cmake/ireerv", "lib/pkgconfig", "board", "cmake", "example"):
@@ -73,8 +73,8 @@ def write(root: Path, env, image, name: str, sources: list[Path]) -> None:
     for rel, text in texts.items():
         (root / rel).write_text(text)
     copies = {"include/ireerv.h": api_h, package.RUNTIME_ARCHIVE: runtime,
-              package.model_archive(name): model_a, "board/start.o": start,
-              "board/libboard.a": board_a, "board/link.ld": script}
+              package.model_archive(name): model_a, "board/board.o": board_o,
+              "board/link.ld": script}
     for rel, path in copies.items():
         shutil.copyfile(path, root / rel)
     outputs = {p.relative_to(root).as_posix(): sha256_file(p)

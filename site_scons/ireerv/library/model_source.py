@@ -128,7 +128,7 @@ def header(name: str, arena_bytes: int, ins: list[Tensor], outs: list[Tensor],
              '#include "ireerv.h"', "", '#ifdef __cplusplus', 'extern "C" {', "#endif", "",
              f"extern const ireerv_model_t {name}_model;", "",
              "// What ireerv_open needs for this model: measured when the library was built",
-             "// (the runtime's peak in the arena over two calls), plus a margin.",
+             "// (the runtime's peak in the arena over three calls), plus a margin.",
              f"#define {big}_ARENA_BYTES {arena_bytes}u",
              f"#define {big}_INPUTS {len(ins)}", f"#define {big}_OUTPUTS {len(outs)}"]
     for kind, tensors in (("INPUT", ins), ("OUTPUT", outs)):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 RUNTIME_ARCHIVE = "lib/libireerv.a"
-BOARD_FILES = ("board/start.o", "board/libboard.a", "board/link.ld")
+BOARD_FILES = ("board/board.o", "board/link.ld")  # the BSP as one object, its script
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ if(NOT TARGET ireerv::board)
   add_library(ireerv::board INTERFACE IMPORTED)
   set_target_properties(ireerv::board PROPERTIES
     INTERFACE_LINK_OPTIONS "-nostartfiles;-T;${{_ireerv_root}}/board/link.ld"
-    INTERFACE_LINK_LIBRARIES "${{_ireerv_root}}/board/start.o;${{_ireerv_root}}/board/libboard.a")
+    INTERFACE_LINK_LIBRARIES "${{_ireerv_root}}/board/board.o")
 endif()
 """
 
@@ -122,7 +122,7 @@ IREERV_CFLAGS := {_list(flags.compile)} -I$(IREERV_DIR)/include
 IREERV_LDFLAGS := {_list(flags.link)} -Wl,--gc-sections
 IREERV_LIBS := $(IREERV_DIR)/{model_archive(name)} $(IREERV_DIR)/{RUNTIME_ARCHIVE}
 IREERV_BOARD_LDFLAGS := -nostartfiles -T $(IREERV_DIR)/board/link.ld
-IREERV_BOARD_LIBS := $(IREERV_DIR)/board/start.o $(IREERV_DIR)/board/libboard.a
+IREERV_BOARD_LIBS := $(IREERV_DIR)/board/board.o
 """
 
 
@@ -174,9 +174,9 @@ clean:
 
 def probe_source(name: str) -> str:
     """The firmware that measures the model's arena: the BSP's heap as the arena (less the
-    tensors' buffers, cut from its top), two calls on zeros, then the instance's peak."""
+    tensors' buffers, cut from its top), three calls on zeros, then the instance's peak."""
     return f"""\
-// Generated: measures what ireerv_open and two calls of {name} take of the arena.
+// Generated: measures what ireerv_open and three calls of {name} take of the arena.
 #include <stdio.h>
 #include <string.h>
 
@@ -201,7 +201,7 @@ int main(void) {{
   char *arena = (char *)(((unsigned long)__heap_start + 15) & ~15ul);
   int error = 0;
   ireerv_instance_t *model = ireerv_open(m, arena, (size_t)(top - arena), &error);
-  for (int call = 0; model && !error && call < 2; ++call) {{
+  for (int call = 0; model && !error && call < 3; ++call) {{
     error = ireerv_run(model, inputs, outputs);
   }}
   if (error) {{
