@@ -86,10 +86,25 @@ def load_onnx(path: Path, _input_tree: InputTree | None = None) -> Model:
     except SchemaError as err:
         raise ModelError(str(err)) from None
     return Model(name=name, mlir=imported_mlir(name), function=function, inputs=tuple(specs),
-                 tolerance=settings["tolerance"], rtol=settings["rtol"],
+                 tolerance=_tolerance(onnx_file, toml, settings["tolerance"]),
+                 rtol=settings["rtol"],
                  description=settings["description"], vm_module="module",
                  placement=settings["placement"], format="onnx", source=onnx_file,
                  origin=source, data_files=external_data(onnx_file))
+
+
+def _tolerance(onnx_file: Path, toml: Path, given: float) -> float:
+    """model.toml's tolerance if it gives one; for a QDQ model, at least one step of its
+    outputs' quantisation (its integer layers requantise as TFLite does, ONNX Runtime
+    with a float multiplier: a result may land one step away)."""
+    if "tolerance" in read_toml(toml):
+        return given
+    import onnx
+
+    from ireerv.formats import onnx_qdq
+
+    step = onnx_qdq.output_step(onnx.load(str(onnx_file), load_external_data=False))
+    return given if step is None else max(given, step * 1.001)
 
 
 def claims(path: Path) -> bool:
