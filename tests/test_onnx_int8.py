@@ -1,0 +1,77 @@
+"""ONNX int8 models on the integer kernels: a QDQ network written by the pinned ONNX
+Runtime's quantize_static read as the TFLite translator's int8 graph, run on qemu-virt
+and checked against ONNX Runtime, with no soft-float call inside a convolution."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import need_module, needs_qemu
+from scons_helpers import scons
+
+onnx = need_module("onnx")
+need_module("onnxruntime")
+import onnx_int8_nets as nets  # noqa: E402
+
+from ireerv.formats import onnx_import, onnx_qdq, onnx_qdq_nodes  # noqa: E402
+from ireerv.formats.onnx_int8_tosa import EXTRA  # noqa: E402
+from ireerv.formats.tflite_tosa import translate  # noqa: E402
+
+NEEDS_INPUTS = ("iree", "flatcc", "iree-compiler")  # for the `tree` fixture (conftest.py)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return nets.write_forms(nets.small_conv(), tmp_path_factory.mktemp("small"))
+
+
+def test_qdq_network_reads_as_int8_operators(small: dict[str, Path]) -> None:
+    path = small["qdq"]
+    graph = onnx_qdq_nodes.read(onnx_import.prepare(path, {}), path)
+    names = [op.name for op in graph.operators]
+    assert names.count("CONV_2D") == 2 and names.count("DEPTHWISE_CONV_2D") == 1
+    assert "FULLY_CONNECTED" in names and "ADD" in names and "GLOBAL_AVERAGE" in names
+    # Each layer's output is named after its ONNX node: the profile reads those names.
+    outs = {graph.tensors[op.outputs[0]].name for op in graph.operators}
+    assert {"conv0", "dw", "pw", "fc"} <= outs
+    text = translate(graph, "small_conv", EXTRA)
+    assert "i8xi8" not in text or "tosa.conv2d" in text
+    assert 'loc("conv0")' in text
+
+
+def test_float_model_is_not_qdq(small: dict[str, Path]) -> None:
+    assert not onnx_qdq.is_qdq(onnx.load(str(small["float"])))
+    assert onnx_qdq.output_step(onnx.load(str(small["float"]))) is None
+    assert 0 < onnx_qdq.output_step(onnx.load(str(small["qdq"]))) < 1
+
+
+def test_node_outside_the_set_is_named(small: dict[str, Path], tmp_path: Path) -> None:
+    model = onnx.load(str(small["qdq"]))
+    for node in model.graph.node:
+        if node.op_type == "GlobalAveragePool":
+            node.op_type = "GlobalMaxPool"
+    path = tmp_path / "model.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(onnx_qdq.NotInteger, match=r"node 'pool' \(GlobalMaxPool\)"):
+        onnx_qdq_nodes.read(onnx_import.prepare(path, {}), path)
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_qdq_network_runs_on_integers(tree: Path, small: dict[str, Path]) -> None:
+    model = small["qdq"].parent
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt").stdout
+    assert "PASS" in out, out[-3000:]
+    scons(tree, "profile", f"MODEL={model}", "BOARD=qemu-virt")
+    doc = json.loads((tree / "build/qemu-virt" / model.name / "profile.json").read_text())
+    call = doc["phases"][-1]
+    soft = {f["name"] for f in call["functions"] if f["component"] == "soft-float"}
+    for stack in call["stacks"]:
+        inside = [i for i, f in enumerate(stack["frames"]) if "conv_2d" in f]
+        if inside:
+            assert not soft & set(stack["frames"][inside[0]:]), stack
+    rows = json.loads((tree / "build/qemu-virt" / model.name / "layers.json").read_text())
+    named = {m["name"]: r for r in rows["rows"] for m in r["layers"]}
+    assert named["conv0"]["kind"] == "Conv" and named["conv0"]["macs"] > 0
