@@ -5,8 +5,10 @@ and checked against ONNX Runtime, with no soft-float call inside a convolution."
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import need_module, needs_qemu
 from scons_helpers import scons
@@ -15,7 +17,15 @@ onnx = need_module("onnx")
 need_module("onnxruntime")
 import onnx_int8_nets as nets  # noqa: E402
 
-from ireerv.formats import onnx_import, onnx_qdq, onnx_qdq_nodes  # noqa: E402
+from ireerv.formats import (  # noqa: E402
+    ModelError,
+    load_model,
+    onnx_import,
+    onnx_qdq,
+    onnx_qdq_nodes,
+    onnx_quantize,
+    quantized,
+)
 from ireerv.formats.onnx_int8_tosa import EXTRA  # noqa: E402
 from ireerv.formats.tflite_tosa import translate  # noqa: E402
 
@@ -75,3 +85,57 @@ def test_qdq_network_runs_on_integers(tree: Path, small: dict[str, Path]) -> Non
     rows = json.loads((tree / "build/qemu-virt" / model.name / "layers.json").read_text())
     named = {m["name"]: r for r in rows["rows"] for m in r["layers"]}
     assert named["conv0"]["kind"] == "Conv" and named["conv0"]["macs"] > 0
+
+
+def test_quantize_setting_is_checked(small: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "net"
+    folder.mkdir()
+    (folder / "model.onnx").write_bytes(small["float"].read_bytes())
+    (folder / "model.toml").write_text('quantize = "int4"\n')
+    with pytest.raises(ModelError, match="'quantize': must be \"int8\""):
+        load_model(str(folder))
+    (folder / "model.toml").write_text('quantize = "int8"\ncalibration = "calib"\n')
+    with pytest.raises(ModelError, match="calibration folder .* does not exist"):
+        load_model(str(folder))
+    (folder / "calib").mkdir()
+    for k, sample in enumerate(nets.samples((1, 2, 12, 12), count=3)):
+        np.save(folder / "calib" / f"{k}.npy", sample)
+    model = load_model(str(folder))
+    assert model.origin.float_path == folder / "model.onnx"
+    assert model.given == onnx_quantize.quantized_paths("net")[0]
+    data = onnx_quantize.samples(model.inputs, ["x"], model.origin.calibration)
+    assert len(data) == 3 and data[0]["x"].shape == (1, 2, 12, 12)
+
+
+def test_default_calibration_is_sixteen_samples_of_the_generators(
+        small: dict[str, Path]) -> None:
+    model = quantized(load_model(str(small["float"].parent)), "int8")
+    data = onnx_quantize.samples(model.inputs, ["x"], None)
+    assert len(data) == onnx_quantize.SAMPLES
+    assert (data[0]["x"] == model.generate_inputs(None)[0]).all()
+    assert not (data[1]["x"] == data[0]["x"]).all()
+
+
+def test_quantize_on_tflite_says_what_to_do(tmp_path: Path) -> None:
+    from tflite_builder import Graph, save
+
+    g = Graph()
+    x = g.tensor("x", [1, 4])
+    y = g.tensor("y", [1, 4])
+    g.op("RELU", [x], [y])
+    model = load_model(str(save(g, tmp_path / "small.tflite", [x], [y])))
+    with pytest.raises(ModelError, match="TFLiteConverter"):
+        quantized(model, "int8")
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_float_model_quantized_by_the_build(tree: Path, small: dict[str, Path]) -> None:
+    model = small["float"].parent
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt", "QUANTIZE=int8").stdout
+    assert "PASS" in out and "QUANTIZE" in out, out[-3000:]
+    assert re.search(r"against the float model over 16 calibration samples: largest "
+                     r"difference [\d.e-]+, top-1 agreement \d+ of 16", out), out[-3000:]
+    assert (tree / "build/qemu-virt" / f"{model.name}-int8" / "run.json").is_file()
+    again = scons(tree, "image", f"MODEL={model}", "BOARD=qemu-virt", "QUANTIZE=int8").stdout
+    assert "QUANTIZE " not in again and "IMPORT" not in again

@@ -60,13 +60,24 @@ class OnnxSource:
     outputs: tuple[TensorInfo, ...]
     test_data: Path | None = None  # ONNX's test data set beside it (onnx_test_data.py)
     opset: int = TARGET_OPSET  # the file's own; the import raises an older one
+    atol_given: bool = False  # model.toml gives the tolerance (else: a QDQ model's step)
+    # Quantized by the build (onnx_quantize.py): the float model, the calibration folder
+    # (None: the input generators) and the report beside the quantized `path`.
+    float_path: Path | None = None
+    calibration: Path | None = None
+    report: Path | None = None
 
     @property
     def notes(self) -> tuple[str, ...]:
         """What the import changes, in words."""
+        notes = []
         if self.opset < TARGET_OPSET:
-            return (f"opset {self.opset} raised to {TARGET_OPSET} (onnx.version_converter)",)
-        return ()
+            notes.append(f"opset {self.opset} raised to {TARGET_OPSET} (onnx.version_converter)")
+        if self.report is not None:
+            from ireerv.formats.onnx_quantize import note
+
+            notes.append(note(self.report))
+        return tuple(notes)
 
 
 def _onnx():
