@@ -19,6 +19,7 @@ import onnx_int8_nets as nets  # noqa: E402
 
 from ireerv.formats import (  # noqa: E402
     ModelError,
+    layers,
     load_model,
     onnx_import,
     onnx_qdq,
@@ -29,6 +30,7 @@ from ireerv.formats import (  # noqa: E402
 from ireerv.formats.onnx_int8_tosa import EXTRA  # noqa: E402
 from ireerv.formats.tflite_tosa import translate  # noqa: E402
 
+DQ_OP = "DequantizeLinear"
 NEEDS_INPUTS = ("iree", "flatcc", "iree-compiler")  # for the `tree` fixture (conftest.py)
 
 
@@ -139,3 +141,43 @@ def test_float_model_quantized_by_the_build(tree: Path, small: dict[str, Path]) 
     assert (tree / "build/qemu-virt" / f"{model.name}-int8" / "run.json").is_file()
     again = scons(tree, "image", f"MODEL={model}", "BOARD=qemu-virt", "QUANTIZE=int8").stdout
     assert "QUANTIZE " not in again and "IMPORT" not in again
+
+
+def test_qoperator_network_reads_as_the_same_operators(small: dict[str, Path]) -> None:
+    path = small["qoperator"]
+    original = [n.op_type for n in onnx.load(str(path)).graph.node]
+    assert "QLinearConv" in original and "QLinearGlobalAveragePool" in original
+    graph = onnx_qdq_nodes.read(onnx_import.prepare(path, {}), path)
+    names = [op.name for op in graph.operators]
+    assert names.count("CONV_2D") == 2 and names.count("DEPTHWISE_CONV_2D") == 1
+    assert "FULLY_CONNECTED" in names and "GLOBAL_AVERAGE" in names
+    convs = {n.name for n in onnx.load(str(path)).graph.node if n.op_type == "QLinearConv"}
+    assert convs <= {graph.tensors[op.outputs[0]].name for op in graph.operators}
+
+
+def test_unknown_microsoft_operator_is_named(small: dict[str, Path], tmp_path: Path) -> None:
+    model = onnx.load(str(small["qoperator"]))
+    for node in model.graph.node:
+        if node.op_type == "QLinearGlobalAveragePool":
+            node.op_type, node.name = "QLinearReduceMean", "the_pool"
+    path = tmp_path / "model.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(ModelError, match=r"node 'the_pool': the ONNX operator "
+                                         r"QLinearReduceMean \(com.microsoft\) cannot be"):
+        onnx_import.prepare(path, {})
+
+
+def test_layer_check_names_the_convolutions(small: dict[str, Path], tmp_path: Path) -> None:
+    model = load_model(str(small["qdq"].parent))
+    found = layers.expose(model, tmp_path / "copy")
+    nodes = {layer.node: layer.op for layer in found}
+    assert nodes["conv0"] == "Conv" and nodes["fc"] == "Gemm" and nodes["pool"] != DQ_OP
+    assert not any(op in ("QuantizeLinear", DQ_OP) for op in nodes.values())
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_qoperator_network_runs_on_integers(tree: Path, small: dict[str, Path]) -> None:
+    model = small["qoperator"].parent
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt").stdout
+    assert "PASS" in out and "note:" not in out, out[-3000:]

@@ -183,3 +183,20 @@ def output_step(model) -> float | None:
     steps = [float(np.max(consts[n.input[1]])) for n in model.graph.node
              if n.op_type == DQ and n.output[0] in outputs and n.input[1] in consts]
     return max(steps, default=None)
+
+
+def layer_outputs(graph) -> dict[str, object]:
+    """A QDQ graph's layers as the integer route computes them: each QuantizeLinear's
+    output, by the node whose result it quantizes (through a Relu or Clip): the Conv or
+    MatMul, never the Q/DQ node around it.  What the check compares, int8 for int8."""
+    made_by = {out: node for node in graph.node for out in node.output}
+    found = {}
+    for node in graph.node:
+        if node.op_type != Q or node.input[0] not in made_by:
+            continue
+        maker = made_by[node.input[0]]
+        if maker.op_type in ACTIVATIONS and maker.input[0] in made_by:
+            maker = made_by[maker.input[0]]
+        if maker.op_type not in (Q, DQ):
+            found[node.output[0]] = maker
+    return found

@@ -184,8 +184,16 @@ def _add(r: Reader, node) -> None:
 
 
 def _reshape(r: Reader, node) -> None:
+    """Between a DQ and a Q (QDQ), or on the int8 tensor itself (QOperator): the same
+    numbers in another shape, requantised if the Q after it says so."""
     x = r.plain(node.input[0])
     tx = r.tensors[x]
+    users = r.consumers[node.output[0]]
+    if not (len(users) == 1 and users[0].op_type == "QuantizeLinear"):
+        out = r.add(Tensor(node.name, r.shapes[node.output[0]], "i8", tx.scale, tx.zero_point))
+        r.op("RESHAPE", [x], [out])
+        r.acts[node.output[0]] = (out, False)
+        return
     qnode, bounds = r.output_q(node)
     want = r.act_tensor(node.name, r.shapes[node.output[0]], qnode)
     if bounds is not None:
