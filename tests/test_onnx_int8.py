@@ -181,3 +181,20 @@ def test_qoperator_network_runs_on_integers(tree: Path, small: dict[str, Path]) 
     model = small["qoperator"].parent
     out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt").stdout
     assert "PASS" in out and "note:" not in out, out[-3000:]
+
+
+def test_float_tflite_written_as_onnx_gives_its_numbers(tmp_path: Path) -> None:
+    from test_layer_profile import tflite_net
+
+    from ireerv.formats import tflite_onnx
+    from ireerv.reference import litert, onnx_runtime
+
+    tflite_file = tflite_net(tmp_path / "net.tflite")
+    onnx_file = tflite_onnx.write(tflite_file, tmp_path / "net.onnx", "net")
+    x = np.random.default_rng(3).standard_normal((1, 6, 6, 2)).astype(np.float32)
+    want = litert.compute(tflite_file, [x])[0]
+    got = onnx_runtime.compute(onnx_file, ["t0"], [np.transpose(x, (0, 3, 1, 2)).copy()])[0]
+    assert np.allclose(got, want, atol=1e-5)
+    first = onnx_file.read_bytes()
+    tflite_onnx.write(tflite_file, onnx_file, "net")  # the same bytes: the file left alone
+    assert onnx_file.read_bytes() == first

@@ -12,6 +12,8 @@ The entry function, its inputs and outputs come from the ONNX file; a
     generator = { kind = "randint", low = -4, high = 5, seed = 1 }
     quantize = "int8"          # quantized by the build (onnx_quantize.py; QUANTIZE=int8 too)
     calibration = "calib"      # its samples: a folder of .npy/.npz beside model.toml
+    [onnx]                     # instead of model.onnx: a float TFLite file written as ONNX
+    tflite = { input = "mlperf-tiny", path = "..." }   # (tflite_onnx.py)
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ireerv.formats import onnx_diagnose, onnx_quantize, onnx_test_data
+from ireerv.formats import onnx_diagnose, onnx_quantize, onnx_test_data, tflite_onnx
 from ireerv.formats.base import (
     FrameworkReference,
     InputSpec,
@@ -35,10 +37,12 @@ from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import onnx_layers
 from ireerv.formats.onnx_import import OnnxError, external_data, function_name, read_source
 from ireerv.formats.schema import MODEL_TYPES, SchemaError, _generator, _Place, _whole
+from ireerv.formats.tflite_format import pinned_file
+from ireerv.paths import PROJECT_ROOT
 from ireerv.reference import onnx_runtime
 
 TOP_KEYS = ("description", "tolerance", "rtol", "dims", "placement", "inputs", "quantize",
-            "calibration")
+            "calibration", "onnx")
 
 
 def _settings(toml: Path) -> dict[str, Any]:
@@ -64,13 +68,38 @@ def _settings(toml: Path) -> dict[str, Any]:
             "atol_given": "tolerance" in data, **settings}
 
 
-def load_onnx(path: Path, _input_tree: InputTree | None = None) -> Model:
-    """The model of an `.onnx` file or of a folder holding `model.onnx`."""
+def _converted(folder: Path, input_tree: InputTree | None) -> Path:
+    """The ONNX file of a folder whose model.toml's [onnx] table names a TFLite file."""
+    toml = folder / "model.toml"
+    table = read_toml(toml)["onnx"]
+    if not isinstance(table, dict) or set(table) != {"tflite"}:
+        raise _Place(toml, "[onnx]").error(None, 'must be a table: tflite = { input = '
+                                                 '"<toolchain.lock input>", path = "..." }')
+    tflite_file = pinned_file(toml, table["tflite"], input_tree)
+    out = PROJECT_ROOT / "build" / "converted" / folder.name / "model.onnx"
+    return tflite_onnx.write(tflite_file, out, folder.name)
+
+
+def _has_table(folder: Path) -> bool:
+    try:
+        return (folder / "model.toml").is_file() and "onnx" in read_toml(folder / "model.toml")
+    except ModelError:
+        return False
+
+
+def load_onnx(path: Path, input_tree: InputTree | None = None) -> Model:
+    """The model of an `.onnx` file or of a folder holding `model.onnx` (or naming a TFLite
+    file in its model.toml's [onnx] table)."""
     onnx_file = path / "model.onnx" if path.is_dir() else path
+    if path.is_dir() and _has_table(path):
+        try:
+            onnx_file = _converted(path, input_tree)
+        except SchemaError as err:
+            raise ModelError(str(err)) from None
     if not onnx_file.is_file():
         raise ModelError(f"ONNX file {onnx_file} does not exist")
     name = path.name if path.is_dir() else path.stem
-    toml = onnx_file.with_name("model.toml") if path.is_dir() else path.with_suffix(".toml")
+    toml = path / "model.toml" if path.is_dir() else path.with_suffix(".toml")
     try:
         settings = _settings(toml)
         source = read_source(onnx_file, settings["dims"])
@@ -138,7 +167,8 @@ def _atol(model: Model) -> float:
 
 
 def claims(path: Path) -> bool:
-    return path.suffix == ".onnx" or (path.is_dir() and (path / "model.onnx").is_file())
+    return path.suffix == ".onnx" or (path.is_dir() and (
+        (path / "model.onnx").is_file() or _has_table(path)))
 
 
 def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:

@@ -207,11 +207,25 @@ def _reshape(r: Reader, node) -> None:
     r.acts[qnode.output[0]] = (out, False)
 
 
+def _softmax(r: Reader, node) -> None:
+    """Over the last axis: TFLite's int8 softmax (a table of exponentials) where its
+    output quantisation allows, else in f32 between the int8 tensors (tflite_tosa)."""
+    x = r.plain(node.input[0])
+    rank = len(r.tensors[x].shape)
+    if _attrs(node).get("axis", -1) not in (-1, rank - 1):
+        raise NotInteger(f"{r.path}: node {node.name!r} (Softmax) over another axis than the "
+                         "last")
+    out, act = r.result(node, r.tensors[x].shape, False)
+    if act["FusedActivationFunction"] != "NONE":
+        raise NotInteger(f"{r.path}: node {node.name!r}: an activation after a softmax")
+    r.op("SOFTMAX", [x], [out], Beta=1.0)
+
+
 HANDLERS: dict[str, Callable[[Reader, object], None]] = {
     DQ: _dequantize, "QuantizeLinear": _quantize, "Conv": _conv, "Gemm": _gemm,
     "MatMul": lambda r, node: _gemm(r, node), "GlobalAveragePool": _global_average,
     "MaxPool": _pool, "AveragePool": _pool, "Add": _add, "Flatten": _reshape,
-    "Reshape": _reshape,
+    "Reshape": _reshape, "Softmax": _softmax,
 }
 
 
