@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ireerv.formats import onnx_diagnose, onnx_quantize, onnx_test_data, tflite_onnx
+from ireerv.formats import onnx_diagnose, onnx_quantize, onnx_test_data
 from ireerv.formats.base import (
     FrameworkReference,
     InputSpec,
@@ -33,11 +33,11 @@ from ireerv.formats.base import (
     ModelError,
     ModelFormat,
 )
+from ireerv.formats.claims import CLAIMS, has_onnx_table
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import onnx_layers
 from ireerv.formats.onnx_import import OnnxError, external_data, function_name, read_source
 from ireerv.formats.schema import MODEL_TYPES, SchemaError, _generator, _Place, _whole
-from ireerv.formats.tflite_format import pinned_file
 from ireerv.paths import PROJECT_ROOT
 from ireerv.reference import onnx_runtime
 
@@ -70,6 +70,9 @@ def _settings(toml: Path) -> dict[str, Any]:
 
 def _converted(folder: Path, input_tree: InputTree | None) -> Path:
     """The ONNX file of a folder whose model.toml's [onnx] table names a TFLite file."""
+    from ireerv.formats import tflite_onnx
+    from ireerv.formats.tflite_format import pinned_file
+
     toml = folder / "model.toml"
     table = read_toml(toml)["onnx"]
     if not isinstance(table, dict) or set(table) != {"tflite"}:
@@ -80,18 +83,11 @@ def _converted(folder: Path, input_tree: InputTree | None) -> Path:
     return tflite_onnx.write(tflite_file, out, folder.name)
 
 
-def _has_table(folder: Path) -> bool:
-    try:
-        return (folder / "model.toml").is_file() and "onnx" in read_toml(folder / "model.toml")
-    except ModelError:
-        return False
-
-
 def load_onnx(path: Path, input_tree: InputTree | None = None) -> Model:
     """The model of an `.onnx` file or of a folder holding `model.onnx` (or naming a TFLite
     file in its model.toml's [onnx] table)."""
     onnx_file = path / "model.onnx" if path.is_dir() else path
-    if path.is_dir() and _has_table(path):
+    if path.is_dir() and has_onnx_table(path):
         try:
             onnx_file = _converted(path, input_tree)
         except SchemaError as err:
@@ -166,11 +162,6 @@ def _atol(model: Model) -> float:
     return model.tolerance if step is None else max(model.tolerance, step * 1.001)
 
 
-def claims(path: Path) -> bool:
-    return path.suffix == ".onnx" or (path.is_dir() and (
-        (path / "model.onnx").is_file() or _has_table(path)))
-
-
 def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:
     if model.origin.test_data:  # the outputs recorded with the inputs
         return onnx_test_data.read(model.origin.test_data, "output")
@@ -198,7 +189,7 @@ def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
 
 
 FORMAT = ModelFormat(
-    "onnx", claims, load_onnx, import_step="OnnxImport",
+    "onnx", CLAIMS["onnx"], load_onnx, import_step="OnnxImport",
     reference=FrameworkReference("ONNX Runtime", onnx_runtime.runtime_identity, _reference,
                                  _describe, _files, _one_node, _atol), explain=_explain,
     layers=lambda model: onnx_layers(model.given))
