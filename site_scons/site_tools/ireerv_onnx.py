@@ -16,7 +16,6 @@ from ireerv.formats.base import Model
 from ireerv.formats.onnx_import import LOWERING, TARGET_OPSET, OnnxError, import_model, outputs
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
-from ireerv.reference import onnx_runtime
 from ireerv.util.scons import build_error, short_action
 from ireerv.util.sources import module_files
 
@@ -58,6 +57,8 @@ def generate(env) -> None:
 
 def onnx_quantize_model(env, model: Model) -> list:
     """The quantized .onnx of a model quantized by the build, and its report."""
+    from ireerv.reference import onnx_runtime
+
     origin = model.origin
     calibration = (onnx_quantize.calibration_files(origin.calibration)
                    if origin.calibration else [])

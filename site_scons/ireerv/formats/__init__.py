@@ -118,10 +118,8 @@ def quantized(model: Model, quantize: str) -> Model:
     by the build (onnx_quantize.py); for any other, one line saying what to do instead."""
     if quantize != "int8":
         return model
-    if model.format == "onnx":
-        from ireerv.formats.onnx_format import as_int8
-
-        return as_int8(model)
+    if model.format == "onnx":  # the format's module, as loading it imported it
+        return import_module(f"{__name__}.{FORMAT_MODULES['onnx']}").as_int8(model)
     if model.format == "tflite":
         raise ModelError(f"QUANTIZE=int8 quantizes float ONNX models; {model.given} is TFLite: "
                          "quantize it when converting (TensorFlow's TFLiteConverter with "

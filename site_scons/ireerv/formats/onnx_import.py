@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ireerv.formats import onnx_diagnose, onnx_legacy, onnx_qoperator
+from ireerv.formats import onnx_diagnose, onnx_legacy
 from ireerv.formats.base import ModelError
 from ireerv.util.mlir_tools import SINGLE_THREADED, CompileError, run_tool
 
@@ -197,6 +197,8 @@ def prepare(path: Path, dims: dict[str, int]):
             raise OnnxError(f"{path}: cannot raise opset {_opset(model)} to {TARGET_OPSET}: "
                             f"{' '.join(str(err).split())[:300]}") from None
     onnx_legacy.initializers_as_inputs(model)  # the converter adds some (Pad's pads)
+    from ireerv.formats import onnx_qoperator
+
     try:
         onnx_qoperator.to_qdq(model, path)  # QOperator nodes in their QDQ form
     except ModelError as err:

@@ -17,10 +17,12 @@ import json
 import logging
 from dataclasses import replace
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ireerv.formats.base import InputSpec, ModelError
+
+if TYPE_CHECKING:
+    import numpy as np
 from ireerv.paths import PROJECT_ROOT
 
 CHOICES = ("model", "int8")  # QUANTIZE: as model.toml says; int8 whatever it says
@@ -46,6 +48,8 @@ def calibration_files(folder: Path) -> list[Path]:
 def samples(inputs: tuple[InputSpec, ...], names: list[str],
             folder: Path | None) -> list[dict[str, np.ndarray]]:
     """The calibration samples, one {input name: array} each."""
+    import numpy as np
+
     if folder is not None:
         found = []
         for path in calibration_files(folder):
@@ -90,6 +94,7 @@ def quantize(float_file: Path, out: Path, data: list[dict[str, np.ndarray]]) -> 
 
 def compare(float_file: Path, quantized: Path, data: list[dict[str, np.ndarray]]) -> dict:
     """The quantized model against the float one over the samples (ONNX Runtime, host)."""
+    import numpy as np
     import onnxruntime as ort
 
     options = ort.SessionOptions()
