@@ -14,11 +14,13 @@ import io
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ireerv.formats.base import InputSpec, Model, ModelError
 from ireerv.formats.schema import MODEL_TYPES
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def tensor_names(model: Model, kind: str, count: int) -> list[str]:
@@ -54,6 +56,8 @@ def parse_paths(value: str) -> list[Path]:
 
 def load(path: Path, key: str | None) -> np.ndarray:
     """One array: a .npy file, or the array `key` of a .npz file."""
+    import numpy as np  # here: a build without INPUT needs no NumPy to start
+
     try:
         if key is None:
             return np.load(path, allow_pickle=False)
@@ -75,6 +79,8 @@ def _sources(model: Model, paths: Sequence[Path]) -> list[tuple[Path, str | None
         if not path.is_file():
             raise ModelError(f"INPUT {path}: no such file")
     if len(paths) == 1 and _is_npz(paths[0]):
+        import numpy as np
+
         with np.load(paths[0], allow_pickle=False) as data:
             keys = set(data.files)
         if keys != set(names):
@@ -90,6 +96,8 @@ def _sources(model: Model, paths: Sequence[Path]) -> list[tuple[Path, str | None
 
 def with_inputs(model: Model, paths: Sequence[Path], size: int | None) -> Model:
     """`model` with its inputs read from `paths`, each checked against what it takes."""
+    import numpy as np
+
     sources = _sources(model, paths)
     specs = []
     for spec, (path, key) in zip(model.inputs, sources, strict=True):
@@ -119,6 +127,8 @@ def digest(paths: Sequence[Path]) -> str:
 
 def write_outputs(path: Path, model: Model, outputs: Sequence[np.ndarray]) -> None:
     """The run's outputs as an .npz by output name (written whole, then renamed)."""
+    import numpy as np
+
     names = tensor_names(model, "outputs", len(outputs))
     buffer = io.BytesIO()
     np.savez(buffer, **dict(zip(names, outputs, strict=True)))

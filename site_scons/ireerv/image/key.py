@@ -85,6 +85,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REPEAT", "2", lambda v: f"-r{v}"),
     # model: the model's tuning file for the board (`scons tune`), where it has one.
     Setting("TUNING", "model", lambda v: "-untuned" if v == "none" else f"-{v}"),
+    # int8: a float ONNX model quantized by the build (formats/onnx_quantize.py).
+    Setting("QUANTIZE", "model", _named),
     # APP: an application's folder (docs/firmware.md), named by its name.
     Setting("APP", "", lambda v: f"-app-{Path(v).name}", optional=True,
             recorded=lambda v: Path(v).name),
