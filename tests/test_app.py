@@ -68,3 +68,19 @@ def test_kws_and_ad_in_one_application(tree: Path, tmp_path: Path, fetcher) -> N
     assert "app-two_models_app" in size or "image.elf" in size, size[-2000:]
     again = scons(tree, "image", f"APP={TWO_MODELS}", "BOARD=qemu-virt").stdout
     assert "LINK" not in again and "CC " not in again  # a no-op rebuild does nothing
+
+
+@pytest.mark.upstream
+@pytest.mark.cluster
+def test_kws_and_ad_in_one_application_on_the_cluster(tree: Path, tmp_path: Path,
+                                                      fetcher) -> None:
+    """On cluster4 (hart 0 alone): the same outputs as the runner images give."""
+    require_input(fetcher, "mlperf-tiny")
+    out = scons(tree, "run", f"APP={TWO_MODELS}", "BOARD=cluster4").stdout
+    assert "PASS: the application's main returned 0" in out, out[-3000:]
+    got = {m: [int(v) for v in values.split()]
+           for m, values in re.findall(r"^(kws|ad):((?: -?\d+)+)$", out, re.M)}
+    kws_in = (np.arange(490) * 7 % 256).astype(np.uint8).view(np.int8).reshape(1, 49, 10, 1)
+    ad_in = (np.arange(640) * 3 % 256).astype(np.uint8).view(np.int8).reshape(1, 640)
+    assert got["kws"] == _runner(tree, tmp_path, "kws", kws_in)
+    assert got["ad"] == _runner(tree, tmp_path, "ad", ad_in)
