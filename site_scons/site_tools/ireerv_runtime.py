@@ -3,7 +3,7 @@ board's flags and PROFILE: the host tools first (once per pin, into the cache), 
 runtime libraries (one build per set of flags, shared by boards and placements).
 
 Adds env.IreeRuntime(board) -> the libraries in link order, and env.RuntimeDir() (in a
-board's environment).  The logic is in ireerv.image.iree_build.
+board's environment).  The logic is in ireerv.runtime.iree_build.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from pathlib import Path
 
 from ireerv import services, targets
 from ireerv.boards import Board
-from ireerv.image import iree_build, layout
+from ireerv.image import layout
 from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
+from ireerv.runtime import iree_build
 from ireerv.targets import Target
 from ireerv.util.scons import build_error, short_action
 

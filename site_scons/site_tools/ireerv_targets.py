@@ -40,8 +40,13 @@ class Request:
 
     @cached_property
     def model(self) -> formats.Model:
+        """MODEL resolved, here and only here, into the Model every target takes (its
+        format, the file given, its one spelling `arg` and its folder).  Its pinned files
+        come through the build's fetcher: CACHE_DIR or SHARED_CACHE, fetched only as
+        OFFLINE and MIRRORS allow."""
         try:
-            return formats.load_model(self.env["MODEL"], self.env.GetFetcher().path)
+            return formats.load_model(self.env.get("MODEL_TYPED", self.env["MODEL"]),
+                                      self.env.GetFetcher().path)
         except formats.ModelError as err:
             _stop(err)
 
@@ -57,8 +62,7 @@ class Request:
     @cached_property
     def image(self):
         size = int(self.env["SIZE"]) if self.env["SIZE"] else None
-        return self.env.ModelImage(self.placed_board, self.model, size, self.env["RUNTIME"],
-                                   model_arg=self.env["MODEL"])
+        return self.env.ModelImage(self.placed_board, self.model, size, self.env["RUNTIME"])
 
     def built(self, name: str):
         """Target `name`'s nodes, built once; the alias of its name names them."""

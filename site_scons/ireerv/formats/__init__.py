@@ -6,6 +6,7 @@ one format that claims a MODEL (a name in models/ or a path) and loads it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import import_module
 from pathlib import Path
 
@@ -61,10 +62,15 @@ def _unknown(spec: str) -> ModelError:
         "(or a path to a model folder, an .onnx or .tflite file or a static-shape .mlir)")
 
 
+def is_named(spec: str) -> bool:
+    """The one rule: MODEL names a folder of models/ (`kws`), rather than giving a path."""
+    return bool(spec) and "/" not in spec and (MODELS_DIR / spec).is_dir()
+
+
 def canonical_model(spec: str) -> str:
     """MODEL in one spelling: a model folder of models/ by its name, however it was written
     (`kws`, `models/kws`, `./models/kws/` or its absolute path); any other path as given."""
-    if not spec or ("/" not in spec and (MODELS_DIR / spec).is_dir()):
+    if not spec or is_named(spec):
         return spec
     path = Path(spec).resolve()
     if path.is_dir() and path.parent == MODELS_DIR.resolve():
@@ -73,13 +79,25 @@ def canonical_model(spec: str) -> str:
 
 
 def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
-    """A model by name (a folder under models/) or by path (a folder or a file); the files
-    it takes from toolchain.lock inputs are found through `input_tree` (a build's fetcher's
-    `path`), else with the IREERV_* variables' settings."""
+    """MODEL resolved, once, into the Model every later step takes: a model by name (a
+    folder under models/) or by path (a folder or a file), with its one spelling (`arg`)
+    and its folder; the files it takes from toolchain.lock inputs are found through
+    `input_tree` (a build's fetcher's `path`), else with the IREERV_* variables' settings."""
+    model = _load(spec, input_tree)
+    return replace(model, arg=canonical_model(spec), folder=_folder(spec))
+
+
+def _folder(spec: str) -> Path | None:
+    """The folder MODEL names (its tuning lives there); None for a single file."""
+    path = MODELS_DIR / spec if is_named(spec) else Path(spec).resolve()
+    return path if path.is_dir() else None
+
+
+def _load(spec: str, input_tree: InputTree | None) -> Model:
     if not spec:
         raise ModelError(f"no MODEL given; models: {', '.join(list_models())}")
     check_path_chars(spec)
-    named = "/" not in spec and (MODELS_DIR / spec).is_dir()
+    named = is_named(spec)
     path = MODELS_DIR / spec if named else Path(spec)
     if not path.exists():
         if path.suffix in (".mlir", ".onnx", ".tflite"):

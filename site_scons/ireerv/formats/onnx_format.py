@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ireerv.formats import onnx_diagnose, onnx_test_data
+from ireerv.formats import onnx_diagnose, onnx_import, onnx_test_data
 from ireerv.formats.base import (
     FrameworkReference,
     InputSpec,
@@ -33,7 +33,11 @@ from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import onnx_layers
 from ireerv.formats.onnx_import import OnnxError, external_data, function_name, read_source
 from ireerv.formats.schema import MODEL_TYPES, SchemaError, _generator, _Place, _whole
+from ireerv.inputs import identity
+from ireerv.inputs.fetch import FetchError
 from ireerv.reference import onnx_runtime
+from ireerv.util.scons import build_error, short_action
+from ireerv.util.sources import module_files
 
 TOP_KEYS = ("description", "tolerance", "rtol", "dims", "placement", "inputs")
 
@@ -122,8 +126,32 @@ def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
     return onnx_diagnose.explain("iree-compile", onnx_file, diagnostics, kept)
 
 
+def _import(target, source, env):
+    try:
+        onnx_import.import_model(env["_ONNX_SOURCE"], env.GetFetcher().path("iree-compiler"),
+                                 Path(str(target[0])))
+    except (OnnxError, FetchError) as err:
+        build_error(err)
+
+
+def import_step(env, model: Model) -> list:
+    """The build step: the MLIR of an ONNX model, imported by IREE's importer of the
+    pinned compiler (the prepared .onnx beside it is declared too)."""
+    source = model.origin  # OnnxSource
+    # What the import depends on beyond the file: the fixed dimensions, the opset
+    # it is raised to, the lowering, and the importer (the compiler wheel).
+    key = env.Value(f"{sorted(source.dims)} opset {onnx_import.TARGET_OPSET} "
+                    f"{onnx_import.LOWERING} {identity.compiler(env['LOCK'])}")
+    # The import's logic is a source too: a change to any of its modules re-imports.
+    # Its external data files are the model as much as the file is.
+    return env.Command([str(p) for p in onnx_import.outputs(model.mlir)],
+                       [str(source.path), *map(str, model.data_files), key,
+                        *module_files(onnx_import)],
+                       short_action(_import, "IMPORT"), _ONNX_SOURCE=source)
+
+
 FORMAT = ModelFormat(
-    "onnx", claims, load_onnx, import_step="OnnxImport",
+    "onnx", claims, load_onnx, import_step=import_step,
     reference=FrameworkReference("ONNX Runtime", onnx_runtime.runtime_identity, _reference,
                                  _describe, _files, _one_node), explain=_explain,
     layers=lambda model: onnx_layers(model.given))

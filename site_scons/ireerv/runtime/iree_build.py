@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ireerv.image import hot_sources
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.paths import PROJECT_ROOT
+from ireerv.runtime import hot_sources
 from ireerv.util.buildlog import BuildError, run_logged, start_log
 from ireerv.util.files import atomic_write
 
