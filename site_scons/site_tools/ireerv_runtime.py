@@ -13,7 +13,6 @@ from pathlib import Path
 
 from ireerv import services, targets
 from ireerv.boards import Board
-from ireerv.image import layout
 from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
 from ireerv.runtime import iree_build
@@ -42,7 +41,7 @@ def _host_tools(env) -> Path:
 
 
 def _runtime_dir(benv) -> str:
-    return layout.runtime_dir(benv["BOARD_SPEC"], benv["PROFILE"], benv["TOOLCHAIN_KIND"])
+    return iree_build.runtime_dir(benv["BOARD_SPEC"], benv["PROFILE"], benv["TOOLCHAIN_KIND"])
 
 
 def _build_runtime(target, source, env):
@@ -62,7 +61,7 @@ def iree_runtime(env, board: Board) -> list:
     the same flags (and placements of one board) share one runtime build."""
     benv = env.BoardEnv(board)
     if "IREE_RUNTIME" not in benv:
-        rdir = layout.runtime_dir(board, env["PROFILE"], env["TOOLCHAIN_KIND"])
+        rdir = iree_build.runtime_dir(board, env["PROFILE"], env["TOOLCHAIN_KIND"])
         shared = services.of(env).runtimes
         if rdir not in shared:
             libs = iree_build.load_config()["target"]["libraries"]

@@ -1,4 +1,4 @@
-"""Where an image's and a runtime's files go in the build tree, and what identifies them."""
+"""Where an image's files go in the build tree, and what identifies them: its key, its harts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from ireerv.formats.base import Model, ModelError
 from ireerv.image import tuning as image_tuning
 from ireerv.image.key import DEFAULT_HAL, DEFAULT_SHAPES, ImageKey, default_harts, env_values
 from ireerv.image.model_build import ModelBuild
-from ireerv.paths import BUILD
 
 
 def check_harts(board: Board, runtime: str, harts: int) -> None:
@@ -59,8 +58,3 @@ def image_key(env, board: Board, build: ModelBuild, runtime: str, harts: int | s
         placement=board.placement_name, size=build.size, default_size=model.resolve_size(None),
         values=env_values(env, RUNTIME=runtime, HARTS=harts, SHAPES=shapes, HAL=hal,
                           TUNING=tuning))
-
-
-def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:
-    own = "" if toolchain == "debian" else f"-{toolchain}"  # no CMake cache shared between them
-    return f"{BUILD}/runtime/{profile}-{board.march}-{board.mabi}{own}"
