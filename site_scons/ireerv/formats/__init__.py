@@ -83,17 +83,13 @@ def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
     folder under models/) or by path (a folder or a file), with its one spelling (`arg`)
     and its folder; the files it takes from toolchain.lock inputs are found through
     `input_tree` (a build's fetcher's `path`), else with the IREERV_* variables' settings."""
-    model = _load(spec, input_tree)
-    return replace(model, arg=canonical_model(spec), folder=_folder(spec))
+    model, path = _load(spec, input_tree)
+    # A folder holds the model's tuning; a single file has none.
+    return replace(model, arg=canonical_model(spec), folder=path if path.is_dir() else None)
 
 
-def _folder(spec: str) -> Path | None:
-    """The folder MODEL names (its tuning lives there); None for a single file."""
-    path = MODELS_DIR / spec if is_named(spec) else Path(spec).resolve()
-    return path if path.is_dir() else None
-
-
-def _load(spec: str, input_tree: InputTree | None) -> Model:
+def _load(spec: str, input_tree: InputTree | None) -> tuple[Model, Path]:
+    """The Model, and the path MODEL resolved to."""
     if not spec:
         raise ModelError(f"no MODEL given; models: {', '.join(list_models())}")
     check_path_chars(spec)
@@ -113,6 +109,6 @@ def _load(spec: str, input_tree: InputTree | None) -> Model:
                              "model.tflite (nor a model.toml with a [tflite] table)")
         raise _unknown(spec)
     if named:
-        return found[0].load(path, input_tree)
+        return found[0].load(path, input_tree), path
     check_path_chars(spec, path.resolve())
-    return found[0].load(path.resolve(), input_tree)
+    return found[0].load(path.resolve(), input_tree), path.resolve()
