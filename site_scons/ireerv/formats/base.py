@@ -1,8 +1,9 @@
 """What every model format produces: a Model with its inputs, and the format's interface.
 
 A format (formats/<name>_format.py, listed in formats/__init__.py) says which
-paths it claims, loads them into a Model, and names the build step that writes
-the MLIR iree-compile takes and the framework whose runtime is the reference.
+paths it claims, loads them into a Model, and gives the build step that writes
+the MLIR iree-compile takes (a callable) and the framework whose runtime is the
+reference.
 """
 
 from __future__ import annotations
