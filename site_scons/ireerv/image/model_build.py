@@ -4,12 +4,14 @@
 file the user gave, its one spelling and folder) and the size; the image's recipe adds
 iree-compile's flags once they are known.  The import step, the compile, the runner's
 data, the plain C header, the image key and the release read it from here: the inputs are
-generated once and the flags computed once.
+generated once, by the first step that needs them (a build with nothing to do imports no
+NumPy), and the flags computed once.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -26,15 +28,20 @@ if TYPE_CHECKING:
 class ModelBuild:
     model: Model
     size: int | None  # the size built (None: static shapes)
-    inputs: tuple[np.ndarray, ...]  # as the model's generators make them, once
     flags: tuple[str, ...] = ()  # iree-compile's command line (empty for plain C)
 
     @classmethod
     def of(cls, model: Model, size: int | None) -> ModelBuild:
         """Raises ModelError: a size that does not apply, a generator that cannot make the
-        inputs."""
+        inputs (found without making them)."""
         size = model.resolve_size(size)
-        return cls(model, size, tuple(model.generate_inputs(size)))
+        model.check_inputs(size)
+        return cls(model, size)
+
+    @cached_property
+    def inputs(self) -> tuple[np.ndarray, ...]:
+        """As the model's generators make them: once, when a step first needs them."""
+        return tuple(self.model.generate_inputs(self.size))
 
     def with_flags(self, flags: list[str]) -> ModelBuild:
         return replace(self, flags=tuple(flags))
@@ -60,11 +67,11 @@ class ModelBuild:
 
     @cached_property
     def inputs_digest(self) -> str:
-        """What rebuilds the steps that embed the inputs when the generated data changes."""
-        digest = hashlib.sha256()
-        for array in self.inputs:
-            digest.update(f"{array.dtype}{array.shape}".encode())
-            digest.update(array.tobytes())
+        """A digest of what the generated inputs are made from (their specifications and
+        NumPy's version): changed data rebuilds what embeds it, and an unchanged build need
+        not import NumPy to know."""
+        digest = hashlib.sha256(self.model.inputs_description(self.size).encode())
+        digest.update(_numpy_version())
         return digest.hexdigest()
 
     def explain(self, diagnostics: str, kept: Path) -> str:
@@ -72,3 +79,11 @@ class ModelBuild:
         (`kept`: the compiler's input, kept for a report)."""
         explain = self.format.explain
         return explain(self.model.given, diagnostics, kept) if explain else diagnostics
+
+
+def _numpy_version() -> bytes:
+    """NumPy's version file: its random generators' streams may change between versions."""
+    spec = importlib.util.find_spec("numpy")
+    if spec is None or spec.origin is None:
+        return b""
+    return Path(spec.origin).with_name("version.py").read_bytes()

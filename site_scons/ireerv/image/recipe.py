@@ -25,7 +25,6 @@ from ireerv.inputs.fetch import FetchError
 from ireerv.paths import PROJECT_ROOT
 from ireerv.runtime import inline_hal, iree_build
 from ireerv.size import lto_map
-from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
 from ireerv.tune import spec
@@ -347,6 +346,8 @@ def _print_summary(target, source, env):
     for suffix in (".elf", ".hex", ".map", ".dis"):
         print(f"  {stem}{suffix}")
     try:
+        from ireerv.size.analysis import analyze  # pyelftools: only when an image is linked
+
         print(format_summary(analyze(elf)))
     except SizeReportError as err:
         build_error(err)
