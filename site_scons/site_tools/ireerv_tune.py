@@ -76,7 +76,7 @@ def _tune(target, source, env):
         _say("tune: no candidate beat the board's library; no tuning file is needed")
 
 
-def _round_profile(board: Board, model: Model, name: str) -> str:
+def _round_profile(env, board: Board, model: Model, name: str) -> str:
     """Where a round's `scons profile` of the model (as models/<name> of its copy of the
     project, every setting at its default but the tuning file) writes its record."""
     placed = choose_placement(board, "", model.placement)
@@ -84,7 +84,7 @@ def _round_profile(board: Board, model: Model, name: str) -> str:
     key = ImageKey.of(model=name, variant=name if size is None else f"{name}-{size}",
                       board=board.name, placement=placed.placement_name, size=size,
                       default_size=size, values={"REPEAT": measure.REPEAT})
-    return f"{key.build_dir()}/profile.json"
+    return env.File(f"{key.build_dir()}/profile.json").path  # from the project's top
 
 
 def tune_target(env, board: Board, model: Model):
@@ -96,7 +96,7 @@ def tune_target(env, board: Board, model: Model):
     copied = schedule.copied_folder(folder.parent)
     try:  # in a round's copy of the project
         files = (f"{copied}/{image_tuning.FOLDER}/{board.name}.mlir",
-                 _round_profile(board, model, folder.parent.name))
+                 _round_profile(env, board, model, folder.parent.name))
     except (BoardError, ModelError) as err:
         user_error(err)
     node = env.Override({"_TUNE_FOLDER": folder, "_TUNE_FILES": files}).Alias(
