@@ -75,8 +75,9 @@ class Request:
         come through the build's fetcher: CACHE_DIR or SHARED_CACHE, fetched only as
         OFFLINE and MIRRORS allow."""
         try:
-            return formats.load_model(self.env.get("MODEL_TYPED", self.env["MODEL"]),
-                                      self.env.GetFetcher().path)
+            model = formats.load_model(self.env.get("MODEL_TYPED", self.env["MODEL"]),
+                                       self.env.GetFetcher().path)
+            return formats.quantized(model, self.env["QUANTIZE"])
         except formats.ModelError as err:
             _stop(err)
 
