@@ -46,7 +46,6 @@
 #include "bsp_cycles.h"
 #include "hart_local_check.h"
 #include "runner.h"
-#include "shared_copy.h"
 
 // Per entry point, at its ordinal: its read-only and write-only bindings
 // (iree-compile's executable sources, hart_local_check.h), and the fewest
@@ -115,6 +114,8 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
 }
 
 #if defined(BSP_HART_LOCAL_ORIGIN) && RUNNER_HART_LOCAL
+
+#include "bsp_shared_copy.h"  // the board's copy under its memory rule
 
 #define LOCAL_STACK (16 * 1024)
 #define MAX_BINDINGS 32
@@ -199,18 +200,18 @@ static inline uint8_t* align64(uint8_t* p) {
 }
 
 // Shared-path words into the scratchpad (one or two copies), under the
-// scratchpad rule (shared_copy.h).
+// scratchpad rule (bsp_shared_copy.h).
 static void copy_in(uint32_t* copy, uint32_t* second, const uint32_t* shared,
                     uint32_t bytes) {
   const uint32_t* end = shared + bytes / 4;
   const uint32_t* whole = shared + (bytes / 32) * 8;
   if (!second) {
-    copy = runner_copy_blocks(copy, shared, whole);
+    copy = bsp_copy_blocks(copy, shared, whole);
     shared = whole;
   }
   for (; shared < whole; shared += 8, copy += 8) {
     uint32_t word;
-    RUNNER_COPY_EIGHT_WORDS(word, shared, copy);
+    BSP_COPY_EIGHT_WORDS(word, shared, copy);
     if (second) {
       for (unsigned i = 0; i < 8; ++i) second[i] = copy[i];
       second += 8;

@@ -38,6 +38,7 @@
 
 #include "hart_plan.h"
 
+#include "bsp_config.h"
 #include "hart_local.h"
 #include "hart_local_check.h"
 
@@ -48,10 +49,14 @@
 #else
 #define SITE_CAPACITY 64
 #endif
-#define COPY_IN_CYCLES 26   // per word, copied in turn
-#define WRITE_BACK_CYCLES 24  // per word
-#define OVERHEAD 2000
-#define FETCH_BOUND_HELPER16 17
+// The board's figures (board.toml [sharing], through bsp_config.h).
+#if !defined(BSP_SHARING_COPY_IN_CYCLES)
+#error "the board has no [sharing] table in its board.toml: images of several harts need one"
+#endif
+#define COPY_IN_CYCLES BSP_SHARING_COPY_IN_CYCLES  // per word, copied in turn
+#define WRITE_BACK_CYCLES BSP_SHARING_WRITE_BACK_CYCLES  // per word
+#define OVERHEAD BSP_SHARING_OVERHEAD_CYCLES
+#define HELPER16 BSP_SHARING_HELPER16
 // A further hart must beat the prediction for fewer by 1/64: the rule counts
 // the harts' rates too kindly for three (resnet8's first 3x3 convolution, 31
 // workgroups: 3 harts predicted 0.56 % faster than 2; they ran 2.69 times
@@ -89,12 +94,9 @@ bool runner_plan_all_alone(void) {
 // Cap (in 16ths) and the per-workgroup cost of harts 1.. relative to hart 0
 // (16ths), by mode; 0: never share.
 static uint32_t cap16(uint32_t mode) {
-  return mode == RUNNER_LOCAL_MODE_LOCAL         ? 21
-         : mode == RUNNER_LOCAL_MODE_FETCH_BOUND ? 20
+  return mode == RUNNER_LOCAL_MODE_LOCAL         ? BSP_SHARING_CAP16_LOCAL
+         : mode == RUNNER_LOCAL_MODE_FETCH_BOUND ? BSP_SHARING_CAP16_FETCH_BOUND
                                                  : 0;
-}
-static uint32_t helper16(uint32_t mode) {
-  return mode == RUNNER_LOCAL_MODE_LOCAL ? 17 : FETCH_BOUND_HELPER16;
 }
 
 // 16ths of a0 a workgroup takes with n harts busy.  In place, bound by
@@ -108,10 +110,15 @@ static uint32_t helper16(uint32_t mode) {
 // 1.15), so a third hart gains more than one cap for all (cap16) says: vww's
 // 8-to-16-channel 1x1 layer took 1,256,969 cycles on 2 harts, 1,238,969 on 3.
 static uint32_t slow16(uint32_t mode, uint32_t n) {
-  static const uint8_t fetch_bound[5] = {16, 16, 27, 39, 51};
-  static const uint8_t local[5] = {16, 16, 24, 32, 43};
-  if (mode == RUNNER_LOCAL_MODE_FETCH_BOUND && n < 5) return fetch_bound[n];
-  if (mode == RUNNER_LOCAL_MODE_LOCAL && n < 5) return local[n];
+  static const uint8_t fetch_bound[] = BSP_SHARING_BUSY16_FETCH_BOUND;
+  static const uint8_t local[] = BSP_SHARING_BUSY16_LOCAL;
+  if (mode == RUNNER_LOCAL_MODE_FETCH_BOUND &&
+      n < BSP_SHARING_BUSY16_FETCH_BOUND_LENGTH) {
+    return fetch_bound[n];
+  }
+  if (mode == RUNNER_LOCAL_MODE_LOCAL && n < BSP_SHARING_BUSY16_LOCAL_LENGTH) {
+    return local[n];
+  }
   const uint32_t busy = n * 256 / cap16(mode);
   return busy > 16 ? busy : 16;
 }
@@ -135,7 +142,7 @@ typedef struct plan_t {
 static plan_t plan_for(uint32_t rest, uint32_t per_rest, uint32_t a0,
                        uint32_t mode, runner_plan_bytes_t bytes, uint32_t n) {
   const uint64_t a0_slow = (uint64_t)a0 * slow16(mode, n);
-  // Bounds of every product and sum in mine() and theirs() (helper16 <= 32).
+  // Bounds of every product and sum in mine() and theirs() (HELPER16 <= 32).
   const uint64_t copies = (uint64_t)(n - 1) * (bytes.in / 4 + bytes.in_split / 4 + 1) *
                               COPY_IN_CYCLES + (uint64_t)(bytes.out / 4) * WRITE_BACK_CYCLES;
   const bool narrow = a0_slow * rest * 2 + copies < UINT32_MAX &&
@@ -179,7 +186,7 @@ static inline __attribute__((always_inline)) uint64_t mine(const plan_t* p,
 
 static inline __attribute__((always_inline)) uint32_t theirs_narrow(
     const plan_t* p, uint32_t per) {
-  uint32_t t = (uint32_t)p->a0_slow * per / 16 * helper16(p->mode) / 16;
+  uint32_t t = (uint32_t)p->a0_slow * per / 16 * HELPER16 / 16;
   if (p->mode == RUNNER_LOCAL_MODE_LOCAL) {
     const uint32_t in = p->bytes.in + (uint32_t)by_rest(p, p->bytes.in_split * per);
     t += (p->n - 1) * (in / 4) * COPY_IN_CYCLES;
@@ -192,7 +199,7 @@ static inline __attribute__((always_inline)) uint64_t theirs(const plan_t* p,
                                                             uint32_t k) {
   const uint32_t per = per_other(p->rest - k + p->n - 2, p->n - 1);
   if (p->narrow) return theirs_narrow(p, per);
-  uint64_t t = p->a0_slow * per / 16 * helper16(p->mode) / 16;
+  uint64_t t = p->a0_slow * per / 16 * HELPER16 / 16;
   if (p->mode == RUNNER_LOCAL_MODE_LOCAL) {
     const uint64_t in = p->bytes.in + by_rest(p, (uint64_t)p->bytes.in_split * per);
     t += (uint64_t)(p->n - 1) * (in / 4) * COPY_IN_CYCLES;

@@ -28,14 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Set by the build when the board's placement keeps the model's constants apart
-// (bsp_config.h's BSP_STAGED_CONSTANTS): dispatches read staged copies.
-#ifndef RUNNER_STAGED_CONSTANTS
-#define RUNNER_STAGED_CONSTANTS 0
-#endif
-#if RUNNER_STAGED_CONSTANTS
+#include "bsp_config.h"
 #include "staging.h"
-#endif
 
 #if RUNNER_HARTS > 1
 
@@ -561,7 +555,7 @@ static iree_status_t dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   iree_status_t status = runner_stage(&dispatch_state);
   if (iree_status_is_ok(status)) {
     status = run_dispatch(executable, ordinal, dispatch_state, processor_id,
@@ -594,7 +588,7 @@ static void settle(void) {
 #if RUNNER_HARTS_AUTO
   if (settled || team_ran || !runner_plan_all_alone()) return;
   settled = true;
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   runner_staging_start();
 #else
   iree_hal_local_executable_dispatch_hook = NULL;
@@ -659,7 +653,7 @@ size_t runner_hart_stack_used(unsigned hart) {
 
 size_t runner_hart_stack_used(unsigned hart) { return 0; }
 iree_status_t runner_harts_start(void) {
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   runner_staging_start();
 #endif
   return iree_ok_status();

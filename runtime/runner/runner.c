@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bsp_config.h"
 #include "bsp_cycles.h"
 #include "bsp_memory.h"
 #include "host_allocator.h"
@@ -392,13 +393,7 @@ static iree_status_t start(runner_state_t* state) {
       &state->stack);
 }
 
-// Set by the build for images whose board placement stages constants (they
-// link staging.c).
-#ifndef RUNNER_STAGED_CONSTANTS
-#define RUNNER_STAGED_CONSTANTS 0
-#endif
-
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
 // With staged constants the inputs lie in shared RAM beside them (the linker
 // script's .constants), not in the scratchpad, where they would take room the
 // staging area needs: copied in under the scratchpad rule.
@@ -509,7 +504,7 @@ static iree_status_t skip_dispatch(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
   (void)executable, (void)ordinal, (void)processor_id, (void)local_memory;
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   return runner_stage_warm_up(dispatch_state);
 #else
   (void)dispatch_state;
@@ -590,7 +585,7 @@ static void print_memory(void) {
   if (runner_host_refused()) {
     out_memory("refused_allocation", -1, runner_host_refused());
   }
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   out_memory("weight_cache", -1, runner_cache_bytes());
 #endif
   out_memory("stack", 0, bsp_stack_used());

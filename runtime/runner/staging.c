@@ -20,11 +20,12 @@
 #include <stdint.h>
 
 #include "bsp_config.h"
-#include "shared_copy.h"
 #include "weight_cache.h"
 #include "workgroups.h"
 
 #if BSP_STAGED_CONSTANTS
+
+#include "bsp_shared_copy.h"  // the board's copy under its memory rule
 
 #define MAX_BINDINGS 32
 
@@ -33,11 +34,11 @@ extern const uint8_t __constants_start[], __constants_end[];
 static void* staged_ptrs[MAX_BINDINGS];
 static iree_hal_executable_dispatch_state_v0_t staged;
 
-// Whole words from shared RAM into the staging area (shared_copy.h).
+// Whole words from shared RAM into the staging area (bsp_shared_copy.h).
 static void copy_words(uint32_t* to, const uint32_t* from, uint32_t words) {
   const uint32_t* whole = from + (words & ~7u);
   const uint32_t* end = from + words;
-  to = runner_copy_blocks(to, from, whole);
+  to = bsp_copy_blocks(to, from, whole);
   for (from = whole; from < end; ++from, ++to) {
     uint32_t word;
     __asm__ volatile("lw %0, 0(%1)\n\taddi %0, %0, 0\n\tsw %0, 0(%2)"
