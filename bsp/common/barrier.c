@@ -10,13 +10,9 @@ static void put_str(const char *s) {
 }
 
 static void put_u32(uint32_t value) {
-  char digits[10];
-  int n = 0;
-  do {
-    digits[n++] = (char)('0' + value % 10);
-    value /= 10;
-  } while (value);
-  while (n) bsp_putc(digits[--n]);
+  char digits[20];
+  const char *end = bsp_format_u64(digits, value);
+  for (const char *p = digits; p < end; ++p) bsp_putc(*p);
 }
 
 _Noreturn void __bsp_barrier_expired(unsigned harts, uint32_t missing, uint32_t ticks) {

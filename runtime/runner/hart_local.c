@@ -46,6 +46,7 @@
 #include "bsp_cycles.h"
 #include "hart_local_check.h"
 #include "runner.h"
+#include "workgroups.h"
 
 // Per entry point, at its ordinal: its read-only and write-only bindings
 // (iree-compile's executable sources, hart_local_check.h), and the fewest
@@ -82,9 +83,7 @@ static const iree_hal_executable_library_v0_t* find_library(
 // ordinal (hart_local.py export_order): no names to compare (comparing them
 // cost kws about 17,000 cycles a call, and their strings sat in core 0's
 // scratchpad).
-static int find_entry(const iree_hal_executable_library_v0_t* library,
-                      iree_host_size_t ordinal) {
-  (void)library;  // find_library's, and with one library it is that one
+static int find_entry(iree_host_size_t ordinal) {
   return runner_model.library_count == 1 &&
                  ordinal < RUNNER_HART_LOCAL_ENTRY_COUNT
              ? (int)ordinal
@@ -95,7 +94,7 @@ uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
                             iree_host_size_t ordinal) {
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
-  const int i = library ? find_entry(library, ordinal) : -1;
+  const int i = library ? find_entry(ordinal) : -1;
   return i >= 0 ? entries[i].floor : 0;
 }
 
@@ -104,7 +103,7 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
                               uint32_t binding_count) {
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
-  const int i = library ? find_entry(library, ordinal) : -1;
+  const int i = library ? find_entry(ordinal) : -1;
   if (i < 0 || entries[i].floor || entries[i].mode != RUNNER_LOCAL_MODE_LOCAL) {
     return false;
   }
@@ -118,7 +117,6 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
 #include "bsp_shared_copy.h"  // the board's copy under its memory rule
 
 #define LOCAL_STACK (16 * 1024)
-#define MAX_BINDINGS 32
 #define MAX_CONSTANTS 64
 
 // Workgroup (x, y, z) reads or writes only the bytes [base + step . (x, y, z),
@@ -138,7 +136,7 @@ typedef struct runner_slice_t {
 } runner_slice_t;
 
 #define MAX_SLICES 16  // per dispatch; bindings beyond are copied whole
-#define MAX_RANGES (MAX_SLICES + MAX_BINDINGS)
+#define MAX_RANGES (MAX_SLICES + RUNNER_MAX_BINDINGS)
 
 // Bytes [from, to) of a binding, copied in or written back; `own`: the hart's
 // workgroups write every one of them.
@@ -182,10 +180,10 @@ typedef struct local_frame_t {
   published_t published;
   iree_hal_executable_environment_v0_t environment;
   iree_hal_executable_dispatch_state_v0_t dispatch;
-  void* bindings[MAX_BINDINGS];
-  size_t lengths[MAX_BINDINGS];
-  uint8_t* shared[MAX_BINDINGS];
-  uint8_t* originals[MAX_BINDINGS];
+  void* bindings[RUNNER_MAX_BINDINGS];
+  size_t lengths[RUNNER_MAX_BINDINGS];
+  uint8_t* shared[RUNNER_MAX_BINDINGS];
+  uint8_t* originals[RUNNER_MAX_BINDINGS];
   range_t ranges[MAX_RANGES];  // the bytes copied, written
   uint32_t range_count;
   uint32_t* resident_map;  // NULL: nothing kept (resident_span() is 0)
@@ -450,18 +448,17 @@ static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
     if (s->step[0] | s->step[1] | s->step[2]) {
       own = tiles(s, d);
       lo = INT32_MAX, hi = INT32_MIN;
-      uint32_t id[3] = {begin % d->workgroup_count_x,
-                        (begin % per_z) / d->workgroup_count_x, begin / per_z};
+      uint32_t id[3];
+      RUNNER_WORKGROUP_AT(begin, d->workgroup_count_x, per_z, id[0], id[1],
+                          id[2]);
       for (uint32_t w = begin; w < end; ++w) {
         const int32_t at = base + s->step[0] * (int32_t)id[0] +
                            s->step[1] * (int32_t)id[1] +
                            s->step[2] * (int32_t)id[2];
         if (at < lo) lo = at;
         if (at + (int32_t)s->length > hi) hi = at + (int32_t)s->length;
-        if (++id[0] == d->workgroup_count_x) {
-          id[0] = 0;
-          if (++id[1] == d->workgroup_count_y) id[1] = 0, ++id[2];
-        }
+        RUNNER_WORKGROUP_STEP(id[0], id[1], id[2], d->workgroup_count_x,
+                              d->workgroup_count_y);
       }
     }
     const int32_t bytes = (int32_t)round_word(f->lengths[s->binding]);
@@ -621,13 +618,14 @@ static void set_up_mirror(uint8_t* base, unsigned hart, uint8_t** limit) {
   *limit = mirror;
 }
 
-// Runs on the hart's own stack (on_stack): touches the shared path only
-// through copy_in, wait_turn, store_bytes, store_words and store_block8.
-static inline uint32_t cycles(void) { return bsp_cycles32(); }
-
+// Workgroups [begin, end) of the published dispatch on hart `hart`, from its
+// own scratchpad: copies in, runs, writes back.  Runs on the hart's own stack
+// (on_stack) and touches the shared path only through copy_in, wait_turn,
+// store_bytes, store_words and store_block8.  Returns an iree_status_code_t,
+// or RUNNER_LOCAL_DOES_NOT_FIT when the copies do not fit (nothing ran).
 static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
                             uint32_t begin, uint32_t end) {
-  const uint32_t start = cycles();
+  const uint32_t start = bsp_cycles32();
   uint8_t* base = (uint8_t*)(BSP_HART_LOCAL_ORIGIN + hart * BSP_HART_LOCAL_LENGTH);
   uint8_t* limit = base + BSP_HART_LOCAL_LENGTH - LOCAL_STACK;
   set_up_mirror(base, hart, &limit);
@@ -644,13 +642,13 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
           (const uint32_t*)f->job.dispatch_state, sizeof f->dispatch);
   iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
   uint8_t* local_memory = NULL;
-  if (d->binding_count > MAX_BINDINGS || d->constant_count > MAX_CONSTANTS ||
+  if (d->binding_count > RUNNER_MAX_BINDINGS || d->constant_count > MAX_CONSTANTS ||
       !copy_bindings(f, (uint8_t*)(f + 1), limit, &local_memory, begin, end)) {
     store_bytes(&copied[hart], f->published.sequence, 15);  // next hart's turn
     return RUNNER_LOCAL_DOES_NOT_FIT;
   }
   store_bytes(&copied[hart], f->published.sequence, 15);  // next hart's turn
-  store_bytes(&f->job.copy_cycles[hart], cycles() - start, 15);
+  store_bytes(&f->job.copy_cycles[hart], bsp_cycles32() - start, 15);
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
   iree_hal_executable_workgroup_state_v0_t* w = &f->workgroup;
   *w = (iree_hal_executable_workgroup_state_v0_t){
@@ -664,13 +662,9 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   uint32_t code = IREE_STATUS_OK;
   for (uint32_t i = begin; i < end && code == IREE_STATUS_OK; ++i) {
     if (f->job.fn(&f->environment, d, w)) code = IREE_STATUS_INTERNAL;
-    if (++w->workgroup_id_x == d->workgroup_count_x) {
-      w->workgroup_id_x = 0;
-      if (++w->workgroup_id_y == d->workgroup_count_y) {
-        w->workgroup_id_y = 0;
-        ++w->workgroup_id_z;
-      }
-    }
+    RUNNER_WORKGROUP_STEP(w->workgroup_id_x, w->workgroup_id_y,
+                          w->workgroup_id_z, d->workgroup_count_x,
+                          d->workgroup_count_y);
   }
   for (uint32_t k = 0; k < f->range_count; ++k) {
     const range_t* r = &f->ranges[k];
@@ -891,7 +885,7 @@ void runner_local_prepare(
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
   if (!library || library->imports.count || library->constants.count) return;
-  const int i = find_entry(library, ordinal);
+  const int i = find_entry(ordinal);
   if (i >= 0) {
     job->mode = entries[i].mode;
     if (job->mode != RUNNER_LOCAL_MODE_LOCAL) return;

@@ -134,21 +134,15 @@ static iree_status_t issue_range(unsigned hart, uint32_t begin, uint32_t end) {
       .local_memory_size = (size_t)job.local_memory[hart].data_length,
   };
   if (begin) {  // a share of a dispatch (one of a single workgroup divides nothing)
-    state.workgroup_id_x = begin % count_x;
-    state.workgroup_id_y = (begin % per_z) / count_x;
-    state.workgroup_id_z = begin / per_z;
+    RUNNER_WORKGROUP_AT(begin, count_x, per_z, state.workgroup_id_x,
+                        state.workgroup_id_y, state.workgroup_id_z);
   }
   for (uint32_t i = begin; i < end; ++i) {
     iree_status_t status =
         runner_issue_call(executable, ordinal, d, &state, hart);
     if (!iree_status_is_ok(status)) return status;
-    if (++state.workgroup_id_x == count_x) {
-      state.workgroup_id_x = 0;
-      if (++state.workgroup_id_y == count_y) {
-        state.workgroup_id_y = 0;
-        ++state.workgroup_id_z;
-      }
-    }
+    RUNNER_WORKGROUP_STEP(state.workgroup_id_x, state.workgroup_id_y,
+                          state.workgroup_id_z, count_x, count_y);
   }
   return iree_ok_status();
 }
@@ -603,34 +597,23 @@ void runner_harts_next_call(void) {
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) busy[h] = 0;
 }
 
-static char* put_u32(char* p, uint32_t v) {
-  char digits[10];
-  int n = 0;
-  do {
-    digits[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (n) *p++ = digits[--n];
-  return p;
-}
-
 void runner_harts_print_counts(void) {
-  char line[32 + COUNT_CAPACITY * 36 + RUNNER_HARTS * 11];
+  char line[32 + COUNT_CAPACITY * 36 + RUNNER_HARTS * 11];  // 10 digits a number
   char* p = line;
   for (const char* s = "WORKGROUPS"; *s;) *p++ = *s++;
   for (uint32_t i = 0; i < count_length; ++i) {
     *p++ = ' ';
-    p = put_u32(p, counts[i][0]);
+    p = bsp_format_u64(p, counts[i][0]);
     *p++ = 'x';
-    p = put_u32(p, counts[i][1]);
+    p = bsp_format_u64(p, counts[i][1]);
     *p++ = 'x';
-    p = put_u32(p, counts[i][2]);
+    p = bsp_format_u64(p, counts[i][2]);
   }
   *p++ = '\n';
   for (const char* s = "HART_CYCLES"; *s;) *p++ = *s++;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) {
     *p++ = ' ';
-    p = put_u32(p, busy[h]);
+    p = bsp_format_u64(p, busy[h]);
   }
   *p++ = '\n';
   *p = '\0';

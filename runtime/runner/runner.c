@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bsp.h"
 #include "bsp_config.h"
 #include "bsp_cycles.h"
 #include "bsp_memory.h"
@@ -84,27 +85,10 @@ static void out_end_line(void) {
   fflush(stdout);
 }
 
-// Divides by 10 in 16-bit steps: each step fits 32 bits, so rv32's divu does
-// it and libgcc's 2 KiB of 64-bit division (__udivdi3, __umoddi3) stays out.
-static uint32_t div10_u64(uint64_t* value) {
-  uint32_t remainder = 0;
-  uint64_t quotient = 0;
-  for (int shift = 48; shift >= 0; shift -= 16) {
-    const uint32_t part = (remainder << 16) | (uint32_t)((*value >> shift) & 0xFFFF);
-    quotient |= (uint64_t)(part / 10) << shift;
-    remainder = part % 10;
-  }
-  *value = quotient;
-  return remainder;
-}
-
 static void out_u64(uint64_t value) {
   char digits[20];
-  int count = 0;
-  do {
-    digits[count++] = (char)('0' + div10_u64(&value));
-  } while (value);
-  while (count) out_char(digits[--count]);
+  const char* end = bsp_format_u64(digits, value);
+  for (const char* p = digits; p < end; ++p) out_char(*p);
 }
 
 static void out_i64(int64_t value) {

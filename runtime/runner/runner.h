@@ -5,8 +5,8 @@
 // function, the static kernel libraries, the function to call and its inputs.
 // The runner itself never changes from one model to the next.
 
-#ifndef IREERV_RUNNER_H_
-#define IREERV_RUNNER_H_
+#ifndef RUNNER_RUNNER_H_
+#define RUNNER_RUNNER_H_
 
 #include <stdint.h>
 
@@ -51,4 +51,4 @@ extern const runner_model_t runner_model;
 }
 #endif
 
-#endif  // IREERV_RUNNER_H_
+#endif  // RUNNER_RUNNER_H_

@@ -27,11 +27,9 @@
 
 #include "bsp_shared_copy.h"  // the board's copy under its memory rule
 
-#define MAX_BINDINGS 32
-
 extern const uint8_t __constants_start[], __constants_end[];
 
-static void* staged_ptrs[MAX_BINDINGS];
+static void* staged_ptrs[RUNNER_MAX_BINDINGS];
 static iree_hal_executable_dispatch_state_v0_t staged;
 
 // Whole words from shared RAM into the staging area (bsp_shared_copy.h).
@@ -87,8 +85,8 @@ static void* kept_copy(const iree_hal_executable_dispatch_state_v0_t* d,
   if (copy) return copy;
   copy = runner_cache_add(from, length);
   if (!copy) return NULL;
-  const uintptr_t first = (uintptr_t)from & ~(uintptr_t)3;
-  const uint32_t words = (uint32_t)(((uintptr_t)from + length - first + 3) / 4);
+  uintptr_t first;
+  const uint32_t words = runner_word_span(from, length, &first);
   copy_words((uint32_t*)((uint8_t*)copy - ((uintptr_t)from & 3)),
              (const uint32_t*)first, words);
   return copy;
@@ -103,7 +101,7 @@ static iree_status_t sort_bindings(const iree_hal_executable_dispatch_state_v0_t
   *kept_mask = *mask = 0;
   for (unsigned i = 0; i < d->binding_count; ++i) {
     if (!among_constants(d->binding_ptrs[i], d->binding_lengths[i])) continue;
-    if (i >= MAX_BINDINGS) {
+    if (i >= RUNNER_MAX_BINDINGS) {
       return iree_make_status(IREE_STATUS_UNIMPLEMENTED,
                               "a dispatch binds constants past binding 31");
     }
@@ -120,6 +118,30 @@ static iree_status_t sort_bindings(const iree_hal_executable_dispatch_state_v0_t
   return iree_ok_status();
 }
 
+// Sorts dispatch `d`'s bindings (sort_bindings: *kept_mask, *mask) and makes
+// the staging area large enough for those not kept.  Copies evicted to make
+// room may be this dispatch's: then its bindings are sorted again, keeping
+// nothing new (nothing has read them yet); each round evicts, so the loop
+// ends.  Returns RESOURCE_EXHAUSTED when even an empty cache leaves no room.
+// Always inlined: runner_stage() runs it for every dispatch.
+static inline __attribute__((always_inline)) iree_status_t make_room(
+    const iree_hal_executable_dispatch_state_v0_t* d, uint32_t* kept_mask,
+    uint32_t* mask) {
+  for (bool keep = true;; keep = false) {
+    IREE_RETURN_IF_ERROR(sort_bindings(d, keep, kept_mask, mask));
+    if (!(*mask | *kept_mask)) return iree_ok_status();
+    const uint32_t count = runner_cache_count();
+    if (!runner_cache_area(staged_bytes(*mask, d) + 63)) {
+      return iree_make_status(
+          IREE_STATUS_RESOURCE_EXHAUSTED,
+          "a dispatch's constants (%u bytes) do not fit the heap for staging; "
+          "placement 'shared' runs them in place",
+          (unsigned)staged_bytes(*mask, d));
+    }
+    if (runner_cache_count() == count) return iree_ok_status();
+  }
+}
+
 // Not inlined: its loops would give the dispatch hook a frame of a dozen
 // saved registers, paid by every dispatch.
 __attribute__((noinline, aligned(4))) iree_status_t runner_stage(
@@ -127,22 +149,8 @@ __attribute__((noinline, aligned(4))) iree_status_t runner_stage(
   const iree_hal_executable_dispatch_state_v0_t* d = *dispatch_state;
   uint32_t mask, kept_mask;
   runner_cache_pin(true);
-  // Copies evicted to make room for the area may be this dispatch's: then
-  // its bindings are sorted again, keeping nothing new (nothing has read
-  // them yet).  Each round evicts, so the loop ends.
-  for (bool keep = true;; keep = false) {
-    IREE_RETURN_IF_ERROR(sort_bindings(d, keep, &kept_mask, &mask));
-    if (!(mask | kept_mask)) return iree_ok_status();
-    const uint32_t count = runner_cache_count();
-    if (!runner_cache_area(staged_bytes(mask, d) + 63)) {
-      return iree_make_status(
-          IREE_STATUS_RESOURCE_EXHAUSTED,
-          "a dispatch's constants (%u bytes) do not fit the heap for staging; "
-          "placement 'shared' runs them in place",
-          (unsigned)staged_bytes(mask, d));
-    }
-    if (runner_cache_count() == count) break;
-  }
+  IREE_RETURN_IF_ERROR(make_room(d, &kept_mask, &mask));
+  if (!(mask | kept_mask)) return iree_ok_status();
   uint8_t* at = (uint8_t*)(((uintptr_t)runner_cache_area_start() + 63) &
                            ~(uintptr_t)63);
   for (unsigned i = 0; i < d->binding_count; ++i) {
@@ -150,8 +158,9 @@ __attribute__((noinline, aligned(4))) iree_status_t runner_stage(
     staged_ptrs[i] = d->binding_ptrs[i];
     if (!((mask >> i) & 1)) continue;
     const uintptr_t from = (uintptr_t)d->binding_ptrs[i];
-    const uintptr_t first = from & ~(uintptr_t)3;
-    const size_t words = (from + d->binding_lengths[i] - first + 3) / 4;
+    uintptr_t first;
+    const uint32_t words =
+        runner_word_span(d->binding_ptrs[i], d->binding_lengths[i], &first);
     copy_words((uint32_t*)(at + (first & 63)), (const uint32_t*)first, words);
     staged_ptrs[i] = at + (from & 63);
     at += ((first & 63) + 4 * words + 63) & ~(size_t)63;
@@ -190,20 +199,9 @@ void runner_staging_start(void) {
 // well).  Apart from runner_stage(), whose code every dispatch runs.
 iree_status_t runner_stage_warm_up(
     const iree_hal_executable_dispatch_state_v0_t* d) {
-  uint32_t mask, kept_mask, count;
-  iree_status_t status = iree_ok_status();
+  uint32_t mask, kept_mask;
   runner_cache_pin(true);
-  for (bool keep = true; iree_status_is_ok(status); keep = false) {
-    status = sort_bindings(d, keep, &kept_mask, &mask);
-    count = runner_cache_count();
-    if (!iree_status_is_ok(status) || !(mask | kept_mask)) break;
-    if (!runner_cache_area(staged_bytes(mask, d) + 63)) {
-      status = iree_make_status(IREE_STATUS_RESOURCE_EXHAUSTED,
-                                "a dispatch's constants do not fit the heap");
-    } else if (runner_cache_count() == count) {
-      break;
-    }
-  }
+  const iree_status_t status = make_room(d, &kept_mask, &mask);
   runner_unstage();
   return status;
 }
