@@ -63,7 +63,7 @@ def test_cluster4() -> None:
         "--iree-codegen-transform-dialect-library=bsp/common/iree-tiles.mlir",
     ]
     names = [s.name for s in b.bsp_sources()]
-    assert names == ["barrier.c", "cycles.c", "decimal.c", "fminmax.c", "harts.c", "start.S", "string.c",
+    assert names == ["barrier.c", "cycles.c", "fminmax.c", "harts.c", "start.S", "string.c",
                      "syscalls.c", "trap.c", "board.c"]
     assert b.sources == (BSP_DIR / "cluster4" / "board.c",)
     with pytest.raises(boards.BoardError, match="no memory region 'dram'"):

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "bsp.h"
+#include "bsp_decimal.h"
 
 static void put_str(const char *s) {
   while (*s) bsp_putc(*s++);
@@ -11,8 +12,8 @@ static void put_str(const char *s) {
 
 static void put_u32(uint32_t value) {
   char digits[20];
-  const char *end = bsp_format_u64(digits, value);
-  for (const char *p = digits; p < end; ++p) bsp_putc(*p);
+  int n = bsp_decimal_digits(value, digits);
+  while (n) bsp_putc(digits[--n]);
 }
 
 _Noreturn void __bsp_barrier_expired(unsigned harts, uint32_t missing, uint32_t ticks) {

@@ -37,10 +37,6 @@
 extern "C" {
 #endif
 
-/* Writes `value` in decimal at `at` (at most 20 characters, no terminator)
- * and returns the end of what it wrote (common/decimal.c). */
-char *bsp_format_u64(char *at, uint64_t value);
-
 /* Board drivers (bsp/<board>/board.c). */
 void bsp_putc(char c);
 _Noreturn void bsp_exit(int code); /* 0 = success */

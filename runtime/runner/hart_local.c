@@ -1,5 +1,5 @@
 // Harts 1.. running their share of a dispatch from their own scratchpads
-// (hart_local.h says why).
+// (hart_local.h: what it offers parallel.c).
 //
 // The scratchpad rule (bsp/README.md): a core must not issue an access to its
 // own scratchpad while one of its shared-path accesses is still in flight.
@@ -80,9 +80,8 @@ static const iree_hal_executable_library_v0_t* find_library(
 
 // The index in entries[] of a library's entry point `ordinal` (-1: not in the
 // table).  The build lists the entry points of the kernel's one library by
-// ordinal (hart_local.py export_order): no names to compare (comparing them
-// cost kws about 17,000 cycles a call, and their strings sat in core 0's
-// scratchpad).
+// ordinal (hart_local.py export_order): no names to compare (their strings
+// would sit in core 0's scratchpad, and comparing them cost every dispatch).
 static int find_entry(iree_host_size_t ordinal) {
   return runner_model.library_count == 1 &&
                  ordinal < RUNNER_HART_LOCAL_ENTRY_COUNT
@@ -121,11 +120,10 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
 
 // Workgroup (x, y, z) reads or writes only the bytes [base + step . (x, y, z),
 // + length) of binding `binding` (from the compiler's distribution:
-// site_scons/ireerv/image/hart_slices.py).
-// Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of the
-// binding, base counted from push constant `constant` when that is not -1
-// (IREE binds whole buffers and passes the offsets as push constants).
-// `filled`: the workgroup writes every byte of its range.
+// site_scons/ireerv/image/hart_slices.py), base counted from push constant
+// `constant` when that is not -1 (IREE binds whole buffers and passes the
+// offsets as push constants).  `filled`: the workgroup writes every byte of
+// its range.
 typedef struct runner_slice_t {
   uint32_t binding;
   int32_t base;
@@ -144,9 +142,9 @@ typedef struct range_t {
   uint32_t binding, from, to, own;
 } range_t;
 
-// What hart 0 publishes for a dispatch besides the job record (kept apart so
-// that parallel.c's record, and the code of images whose harts run in place,
-// stay as they were).  Harts copy in one after the other (wait_turn):
+// What hart 0 publishes for a dispatch besides the job record (apart from
+// it: images whose harts run in place need none of it).  Harts copy in one
+// after the other (wait_turn):
 // `sequence` numbers the dispatch, and copied[h] is the last sequence hart h
 // finished copying in for.
 typedef struct published_t {
@@ -345,10 +343,9 @@ static void write_back_zeroed(uint8_t* shared, const uint32_t* work,
 #endif
 
 // All of it, whole words, eight at a time: for bytes only this hart writes
-// (a range its workgroups tile).  An int8 output's zero byte no longer sends
-// its block of eight words through byte stores, up to five shared-path
-// transactions a word (vww's 8-to-16-channel 1x1 layer on 3 harts, in a
-// trial: 1,179,494 cycles with them, 1,150,635 without).
+// (a range its workgroups tile).  An int8 output's zero byte sends no block
+// of eight words through byte stores, up to five shared-path transactions a
+// word.
 static void write_back_own(uint8_t* shared, const uint32_t* work,
                            uint32_t bytes) {
   const uint32_t words = bytes / 4, blocks = words & ~7u;
@@ -431,7 +428,7 @@ static bool tiles(const runner_slice_t* s,
 // The bytes of each binding that workgroups [begin, end) touch: the union of
 // each slice's over those workgroups (whole words, within the binding), and
 // all of a binding without slices.  The ids are stepped as the workgroup loop
-// steps them (a divide costs up to 35 cycles).
+// steps them (workgroups.h).
 static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
   const iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
@@ -570,12 +567,11 @@ static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
 
 // Hart h >= 2 starts its copies when hart h - 1 has finished its own: the
 // shared path serves one transaction at a time, so harts copying at once all
-// finish late (qmatmul64 on 4 harts: about 98,000 cycles for each of them),
-// while in turn the first starts computing after a third of that and the
-// last about when it did before; their write-backs then come apart too.
-// Between two looks at the flag (one shared-path load each) a chain of
-// divides waits about 300 cycles while fetching next to nothing (a spinning
-// hart would take the fetch port from the computing ones).  Hart h - 1 has
+// finish late, while in turn the first starts computing early and the last
+// about when it did before; their write-backs then come apart too.  Between
+// two looks at the flag (one shared-path load each) a chain of eight divides
+// waits while fetching next to nothing (a spinning hart would take the fetch
+// port from the computing ones).  Hart h - 1 has
 // work whenever hart h has (parallel.c gives the larger shares to the lower
 // harts), so it comes here too, and passes the turn on even when its copies
 // do not fit.  The wait is bounded all the same: past it the hart copies at

@@ -1,5 +1,5 @@
 // The runner's host allocator: size classes for small blocks, sbrk for large
-// uncleared ones, the C library for the rest (host_allocator.c).
+// ones (host_allocator.c).
 
 #ifndef RUNNER_HOST_ALLOCATOR_H_
 #define RUNNER_HOST_ALLOCATOR_H_

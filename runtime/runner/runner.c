@@ -1,14 +1,18 @@
 // Generic runner: calls one function of a vm-c module with statically linked
-// kernels, through IREE's inline HAL or on a local-sync device (the full HAL), and prints results and cycle counts.  The
-// model comes from the generated `runner_model` (runner.h); cycle counts from
-// the board's `bsp_cycles()` (bsp_cycles.h) and memory marks (bsp_memory.h).
+// kernels, through IREE's inline HAL or on a local-sync device (the full
+// HAL), and prints results and cycle counts.  The model comes from the
+// generated `runner_model` (runner.h); cycle counts from the board's
+// `bsp_cycles()` (bsp_cycles.h) and memory marks (bsp_memory.h).
 //
-// Output lines (all integers in decimal unless noted):
+// Output lines, in this order (all integers in decimal unless noted):
 //   CYCLES startup <n>        from entering main: VM instance, device, HAL and
 //                             model modules, context, function lookup
 //   CYCLES inputs <n>         input buffer views created from runner_model
 //   CYCLES warmup <n>         the warm-up call (below), where the build allows
 //   CYCLES call <i> <n>       one invocation, i = 0 .. repeat-1
+//   WORKGROUPS <x>x<y>x<z> ...  workgroup counts of the last call's dispatches,
+//                             in order (only with RUNNER_HARTS > 1, parallel.c)
+//   HART_CYCLES <c0> <c1> ... cycles each hart spent on its shares of them
 //   OUTPUT <i> <dtype> <shape>: <v> <v> ...
 //                             outputs of the last call; dtype is f32, i8, u16,
 //                             b8, bf16, ...; shape is "4x4" (or "scalar");
@@ -24,10 +28,8 @@
 // main returns 0 on success and 1 on any IREE error.  Numbers are formatted
 // here and written with fputs: no printf.  Release statuses are bare codes and
 // print by name, so release images link no printf machinery at all.
+// site_scons/ireerv/run/runner_output.py reads these lines.
 //
-//   WORKGROUPS <x>x<y>x<z> ...  workgroup counts of the last call's dispatches,
-//                             in order (only with RUNNER_HARTS > 1, parallel.c)
-//   HART_CYCLES <c0> <c1> ... cycles each hart spent on its shares of them
 // Compile-time settings: RUNNER_ARENA_BLOCK_SIZE (bytes, default 4096),
 // RUNNER_HARTS (harts sharing each dispatch, default 1), RUNNER_INLINE_HAL
 // (1: the program was compiled for the inline HAL, default 0).
@@ -35,9 +37,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bsp.h"
 #include "bsp_config.h"
 #include "bsp_cycles.h"
+#include "bsp_decimal.h"
 #include "bsp_memory.h"
 #include "host_allocator.h"
 #include "iree/hal/local/loaders/static_library_loader.h"
@@ -87,8 +89,8 @@ static void out_end_line(void) {
 
 static void out_u64(uint64_t value) {
   char digits[20];
-  const char* end = bsp_format_u64(digits, value);
-  for (const char* p = digits; p < end; ++p) out_char(*p);
+  int count = bsp_decimal_digits(value, digits);
+  while (count) out_char(digits[--count]);
 }
 
 static void out_i64(int64_t value) {
@@ -481,8 +483,7 @@ static iree_status_t invoke(runner_state_t* state) {
 // cache (staging.c).  The runtime's
 // lazy set-up (storage buffers, library lookups, module state) and the
 // weight cache's fill happen then, once, as a start-up cost: the first call
-// costs what later ones do (ad: 2,844,599 cycles, later 1,664,724; the 4x4
-// int8 matmul about 470 cycles more).  Its outputs are never read.
+// costs what later ones do.  Its outputs are never read.
 static iree_status_t skip_dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,

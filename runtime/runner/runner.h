@@ -1,7 +1,7 @@
 // The interface between the generic runner (runner.c) and one model.
 //
-// A model is described by a generated C file (see site_scons/ireerv/
-// runner_data.py) that defines `runner_model`: the vm-c module's create
+// A model is described by a generated C file, model_data.c
+// (site_scons/ireerv/image/runner_data.py), that defines `runner_model`: the vm-c module's create
 // function, the static kernel libraries, the function to call and its inputs.
 // The runner itself never changes from one model to the next.
 

@@ -1,7 +1,9 @@
-// Staged constants (bsp/cluster4/board.toml, [placements.large]).
+// Staged constants: a placement's `constants` region in board.toml
+// (BSP_STAGED_CONSTANTS), the model's weights apart from the data.
 //
-// The model's constants stay in shared RAM while stack, heap and data are in
-// core 0's scratchpad.  The scratchpad rule (bsp/README.md) forbids a core to
+// On the cluster the model's constants stay in shared RAM while stack, heap
+// and data are in core 0's scratchpad.  The scratchpad rule (bsp/README.md)
+// forbids a core to
 // access its scratchpad while one of its shared-path accesses is still in
 // flight, and a kernel interleaves its loads freely; so no kernel reads shared
 // RAM.  Before each dispatch the bindings that lie among the constants
@@ -75,8 +77,7 @@ static size_t staged_bytes(uint32_t mask,
 }
 
 // Binding `i`'s copy in the weight cache (weight_cache.c), made now if there
-// is room, or NULL.  (With only the per-channel constants kept, at most 1 KiB
-// each in a pool of 8 KiB, ad took 2,811,861 cycles a call on one hart.)
+// is room, or NULL.
 static void* kept_copy(const iree_hal_executable_dispatch_state_v0_t* d,
                        unsigned i) {
   const void* from = d->binding_ptrs[i];
@@ -118,39 +119,33 @@ static iree_status_t sort_bindings(const iree_hal_executable_dispatch_state_v0_t
   return iree_ok_status();
 }
 
-// Sorts dispatch `d`'s bindings (sort_bindings: *kept_mask, *mask) and makes
-// the staging area large enough for those not kept.  Copies evicted to make
-// room may be this dispatch's: then its bindings are sorted again, keeping
+// Stages dispatch `*dispatch_state`'s bindings that lie among the constants
+// (runner_stage's contract); with `copy` false only makes room: the cache
+// and the staging area end as staging would leave them, and nothing is
+// copied (runner_stage_warm_up).  Copies evicted to make room for the area
+// may be this dispatch's: then its bindings are sorted again, keeping
 // nothing new (nothing has read them yet); each round evicts, so the loop
-// ends.  Returns RESOURCE_EXHAUSTED when even an empty cache leaves no room.
-// Always inlined: runner_stage() runs it for every dispatch.
-static inline __attribute__((always_inline)) iree_status_t make_room(
-    const iree_hal_executable_dispatch_state_v0_t* d, uint32_t* kept_mask,
-    uint32_t* mask) {
+// ends.  Always inlined, `copy` a constant.
+static inline __attribute__((always_inline)) iree_status_t stage(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state,
+    bool copy) {
+  const iree_hal_executable_dispatch_state_v0_t* d = *dispatch_state;
+  uint32_t mask, kept_mask;
+  runner_cache_pin(true);
   for (bool keep = true;; keep = false) {
-    IREE_RETURN_IF_ERROR(sort_bindings(d, keep, kept_mask, mask));
-    if (!(*mask | *kept_mask)) return iree_ok_status();
+    IREE_RETURN_IF_ERROR(sort_bindings(d, keep, &kept_mask, &mask));
+    if (!(mask | kept_mask)) return iree_ok_status();
     const uint32_t count = runner_cache_count();
-    if (!runner_cache_area(staged_bytes(*mask, d) + 63)) {
+    if (!runner_cache_area(staged_bytes(mask, d) + 63)) {
       return iree_make_status(
           IREE_STATUS_RESOURCE_EXHAUSTED,
           "a dispatch's constants (%u bytes) do not fit the heap for staging; "
           "placement 'shared' runs them in place",
-          (unsigned)staged_bytes(*mask, d));
+          (unsigned)staged_bytes(mask, d));
     }
-    if (runner_cache_count() == count) return iree_ok_status();
+    if (runner_cache_count() == count) break;
   }
-}
-
-// Not inlined: its loops would give the dispatch hook a frame of a dozen
-// saved registers, paid by every dispatch.
-__attribute__((noinline, aligned(4))) iree_status_t runner_stage(
-    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
-  const iree_hal_executable_dispatch_state_v0_t* d = *dispatch_state;
-  uint32_t mask, kept_mask;
-  runner_cache_pin(true);
-  IREE_RETURN_IF_ERROR(make_room(d, &kept_mask, &mask));
-  if (!(mask | kept_mask)) return iree_ok_status();
+  if (!copy) return iree_ok_status();
   uint8_t* at = (uint8_t*)(((uintptr_t)runner_cache_area_start() + 63) &
                            ~(uintptr_t)63);
   for (unsigned i = 0; i < d->binding_count; ++i) {
@@ -158,9 +153,8 @@ __attribute__((noinline, aligned(4))) iree_status_t runner_stage(
     staged_ptrs[i] = d->binding_ptrs[i];
     if (!((mask >> i) & 1)) continue;
     const uintptr_t from = (uintptr_t)d->binding_ptrs[i];
-    uintptr_t first;
-    const uint32_t words =
-        runner_word_span(d->binding_ptrs[i], d->binding_lengths[i], &first);
+    const uintptr_t first = from & ~(uintptr_t)3;
+    const size_t words = (from + d->binding_lengths[i] - first + 3) / 4;
     copy_words((uint32_t*)(at + (first & 63)), (const uint32_t*)first, words);
     staged_ptrs[i] = at + (from & 63);
     at += ((first & 63) + 4 * words + 63) & ~(size_t)63;
@@ -171,11 +165,16 @@ __attribute__((noinline, aligned(4))) iree_status_t runner_stage(
   return iree_ok_status();
 }
 
+// Not inlined: its loops would give the dispatch hook a frame of a dozen
+// saved registers, paid by every dispatch.
+__attribute__((noinline, aligned(4))) iree_status_t runner_stage(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
+  return stage(dispatch_state, /*copy=*/true);
+}
+
 // One hart: IREE's own loop, after staging.  It and runner_stage() run for
 // every dispatch: aligned whatever the optimisation level of the link (at -Os
-// GCC aligns no function), their branches land where they do in every image
-// (ad with HARTS=auto took 187 cycles a call more in runner_stage than one
-// hart, on the same path).
+// GCC aligns no function), their branches land where they do in every image.
 static __attribute__((aligned(4))) iree_status_t dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
@@ -195,13 +194,10 @@ void runner_staging_start(void) {
 
 // The runner's warm-up (runner.c): the cache and the staging area end as
 // runner_stage() would leave them, but nothing is staged, for nothing reads
-// it (vww's warm-up: 726,853 cycles with HARTS=auto, 1,802,919 staging as
-// well).  Apart from runner_stage(), whose code every dispatch runs.
+// it.  Apart from runner_stage(), whose code every dispatch runs.
 iree_status_t runner_stage_warm_up(
-    const iree_hal_executable_dispatch_state_v0_t* d) {
-  uint32_t mask, kept_mask;
-  runner_cache_pin(true);
-  const iree_status_t status = make_room(d, &kept_mask, &mask);
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state) {
+  const iree_status_t status = stage(&dispatch_state, /*copy=*/false);
   runner_unstage();
   return status;
 }
