@@ -20,7 +20,8 @@ from tflite_builder import Graph, save
 
 from ireerv import formats as models
 from ireerv.formats import ModelError, load_model, tflite_reader, tflite_tosa
-from ireerv.formats.tflite_format import has_tflite, import_model
+from ireerv.formats.claims import has_tflite
+from ireerv.formats.tflite_format import import_model
 from ireerv.formats.tflite_math import quantize_multiplier, round_half_away, tflite_multiply
 from ireerv.inputs.fetch import Fetcher
 from ireerv.reference import host, litert

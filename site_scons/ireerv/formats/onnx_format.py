@@ -29,6 +29,7 @@ from ireerv.formats.base import (
     ModelError,
     ModelFormat,
 )
+from ireerv.formats.claims import CLAIMS
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import onnx_layers
 from ireerv.formats.onnx_import import OnnxError, external_data, function_name, read_source
@@ -92,10 +93,6 @@ def load_onnx(path: Path, _input_tree: InputTree | None = None) -> Model:
                  origin=source, data_files=external_data(onnx_file))
 
 
-def claims(path: Path) -> bool:
-    return path.suffix == ".onnx" or (path.is_dir() and (path / "model.onnx").is_file())
-
-
 def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:
     if model.origin.test_data:  # the outputs recorded with the inputs
         return onnx_test_data.read(model.origin.test_data, "output")
@@ -123,7 +120,7 @@ def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
 
 
 FORMAT = ModelFormat(
-    "onnx", claims, load_onnx, import_step="OnnxImport",
+    "onnx", CLAIMS["onnx"], load_onnx, import_step="OnnxImport",
     reference=FrameworkReference("ONNX Runtime", onnx_runtime.runtime_identity, _reference,
                                  _describe, _files, _one_node), explain=_explain,
     layers=lambda model: onnx_layers(model.given))

@@ -20,7 +20,6 @@ input, in [-4, 4] for a float one.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,8 +34,8 @@ from ireerv.formats.base import (
     ModelError,
     ModelFormat,
     pinned_tree,
-    read_text,
 )
+from ireerv.formats.claims import CLAIMS
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import tflite_layers
 from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place
@@ -55,17 +54,6 @@ class TfliteSource:
     path: Path
     inputs: tuple[Tensor, ...]
     outputs: tuple[Tensor, ...]
-
-
-def has_tflite(folder: Path) -> bool:
-    """Whether a model folder is a TFLite one: model.tflite, or [tflite] in model.toml."""
-    if (folder / "model.tflite").is_file():
-        return True
-    toml = folder / "model.toml"
-    try:
-        return toml.is_file() and "tflite" in tomllib.loads(read_text(toml))
-    except tomllib.TOMLDecodeError:
-        return False
 
 
 def _pinned_file(toml: Path, table: Any, input_tree: InputTree | None) -> Path:
@@ -150,16 +138,12 @@ def load_tflite(path: Path, input_tree: InputTree | None = None) -> Model:
                  source=file, origin=TfliteSource(file, inputs, outputs))
 
 
-def claims(path: Path) -> bool:
-    return path.suffix == ".tflite" or (path.is_dir() and has_tflite(path))
-
-
 def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:
     return litert.compute(model.given, inputs, timeout=timeout)
 
 
 FORMAT = ModelFormat(
-    "tflite", claims, load_tflite, import_step="TfliteImport",
+    "tflite", CLAIMS["tflite"], load_tflite, import_step="TfliteImport",
     reference=FrameworkReference("LiteRT", litert.runtime_identity, _reference),
     layers=lambda model: tflite_layers(model.given))
 

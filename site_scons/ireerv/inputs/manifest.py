@@ -87,14 +87,25 @@ def remove(entry: Path) -> None:
 
 
 def stat_signature(root: Path) -> str:
-    """A digest of every path's name, type, size, mtime, ctime and inode."""
-    digest = hashlib.sha256()
-    for name, item in [(".", None), *_walk(root)]:
-        st = os.lstat(root) if item is None else item.stat(follow_symlinks=False)
-        kind = stat.S_IFMT(st.st_mode)
-        digest.update(f"{name}\0{kind}\0{st.st_mode & 0o111}\0{st.st_size}\0{st.st_mtime_ns}"
-                      f"\0{st.st_ctime_ns}\0{st.st_ino}\n".encode())
-    return digest.hexdigest()
+    """A digest of every path's name, type, mode, size, mtime, ctime and inode.
+
+    Taken on every build that uses the entry, so it is kept cheap: the directories are
+    read in the order the file system gives (the same while a directory is unchanged;
+    a change to one changes its own mtime), and the stat rows are hashed at once."""
+    st = os.lstat(root)
+    rows = [(".", st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)]
+    pending = [str(root)]
+    while pending:
+        with os.scandir(pending.pop()) as it:
+            for item in it:
+                if item.name == _BYTECODE:
+                    continue
+                st = item.stat(follow_symlinks=False)
+                rows.append((item.path, st.st_mode, st.st_size, st.st_mtime_ns,
+                             st.st_ctime_ns, st.st_ino))
+                if stat.S_ISDIR(st.st_mode):
+                    pending.append(item.path)
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
 
 
 def first_difference(entry: Path, recorded: dict[str, str]) -> str | None:
