@@ -11,8 +11,8 @@ static void put_str(const char *s) {
 }
 
 static void put_u32(uint32_t value) {
-  char digits[20];
-  int n = bsp_decimal_digits(value, digits);
+  char digits[10];
+  int n = bsp_decimal_digits32(value, digits);
   while (n) bsp_putc(digits[--n]);
 }
 

@@ -1,14 +1,27 @@
-/* Decimal numbers without libgcc's 64-bit division: the one way the runner
- * and the BSP print them. */
+/* Decimal numbers for the console: the digits of an unsigned value, least
+ * significant first, for the runner and the BSP alike.  One width each, so
+ * that a 32-bit count pays for no 64-bit arithmetic; always inlined, so that
+ * each caller's code is its own loop (the BSP is built for size). */
 #ifndef BSP_DECIMAL_H
 #define BSP_DECIMAL_H
 
 #include <stdint.h>
 
+/* Writes the decimal digits of `value` to `digits` (room for 10), least
+ * significant first, and returns how many. */
+static inline __attribute__((always_inline)) int bsp_decimal_digits32(uint32_t value, char *digits) {
+  int count = 0;
+  do {
+    digits[count++] = (char)('0' + value % 10);
+    value /= 10;
+  } while (value);
+  return count;
+}
+
 /* Divides *value by 10 in 16-bit steps, each of which fits 32 bits, so rv32's
- * divu does it and __udivdi3/__umoddi3 (2 KiB) stay out; returns the
- * remainder. */
-static inline __attribute__((always_inline)) uint32_t bsp_div10(uint64_t *value) {
+ * divu does it and libgcc's 64-bit division (__udivdi3, __umoddi3: 2 KiB)
+ * stays out; returns the remainder. */
+static inline __attribute__((always_inline)) uint32_t bsp_div10_64(uint64_t *value) {
   uint32_t remainder = 0;
   uint64_t quotient = 0;
   for (int shift = 48; shift >= 0; shift -= 16) {
@@ -21,12 +34,11 @@ static inline __attribute__((always_inline)) uint32_t bsp_div10(uint64_t *value)
 }
 
 /* Writes the decimal digits of `value` to `digits` (room for 20), least
- * significant first, and returns how many.  Always inlined: the BSP is built
- * for size, where a call would cost more than the loop. */
-static inline __attribute__((always_inline)) int bsp_decimal_digits(uint64_t value, char *digits) {
+ * significant first, and returns how many. */
+static inline __attribute__((always_inline)) int bsp_decimal_digits64(uint64_t value, char *digits) {
   int count = 0;
   do {
-    digits[count++] = (char)('0' + bsp_div10(&value));
+    digits[count++] = (char)('0' + bsp_div10_64(&value));
   } while (value);
   return count;
 }

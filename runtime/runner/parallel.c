@@ -610,8 +610,8 @@ void runner_harts_next_call(void) {
 
 // Writes `value` in decimal at `p`; returns the end.
 static char* put_u32(char* p, uint32_t value) {
-  char digits[20];
-  int n = bsp_decimal_digits(value, digits);
+  char digits[10];
+  int n = bsp_decimal_digits32(value, digits);
   while (n) *p++ = digits[--n];
   return p;
 }
@@ -661,14 +661,6 @@ iree_status_t runner_harts_start(void) {
   return iree_ok_status();
 }
 void runner_harts_next_call(void) {}
-// Writes `value` in decimal at `p`; returns the end.
-static char* put_u32(char* p, uint32_t value) {
-  char digits[20];
-  int n = bsp_decimal_digits(value, digits);
-  while (n) *p++ = digits[--n];
-  return p;
-}
-
 void runner_harts_print_counts(void) {}
 
 #endif  // RUNNER_HARTS > 1

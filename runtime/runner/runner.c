@@ -89,7 +89,7 @@ static void out_end_line(void) {
 
 static void out_u64(uint64_t value) {
   char digits[20];
-  int count = bsp_decimal_digits(value, digits);
+  int count = bsp_decimal_digits64(value, digits);
   while (count) out_char(digits[--count]);
 }
 
