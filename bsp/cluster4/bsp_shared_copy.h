@@ -14,27 +14,27 @@
 
 #include <stdint.h>
 
-#define BSP_COPY_WORD(i)                     \
+#define BSP_COPY_WORD(i)                      \
   "lw %0, " #i "*4(%1)\n\taddi %0, %0, 0\n\t" \
   "sw %0, " #i "*4(%2)\n\t"
 
 // Two words: the second load goes out before the first's result is used (the
 // shared path answers in order, and nothing touches the scratchpad between
 // them).
-#define BSP_COPY_PAIR(i, j)                                        \
-  "lw %0, " #i "*4(%1)\n\tlw %3, " #j "*4(%1)\n\t"                  \
-  "addi %0, %0, 0\n\taddi %3, %3, 0\n\t"                              \
+#define BSP_COPY_PAIR(i, j)                        \
+  "lw %0, " #i "*4(%1)\n\tlw %3, " #j "*4(%1)\n\t" \
+  "addi %0, %0, 0\n\taddi %3, %3, 0\n\t"           \
   "sw %0, " #i "*4(%2)\n\tsw %3, " #j "*4(%2)\n\t"
 
 // Eight words from `from` (shared) to `to` (scratchpad); `word` is a scratch
 // register variable.
-#define BSP_COPY_EIGHT_WORDS(word, from, to)                             \
-  __asm__ volatile(BSP_COPY_WORD(0) BSP_COPY_WORD(1)                  \
-                       BSP_COPY_WORD(2) BSP_COPY_WORD(3)              \
-                           BSP_COPY_WORD(4) BSP_COPY_WORD(5)          \
-                               BSP_COPY_WORD(6) BSP_COPY_WORD(7)      \
-                   : "=&r"(word)                                            \
-                   : "r"(from), "r"(to)                                     \
+#define BSP_COPY_EIGHT_WORDS(word, from, to)                     \
+  __asm__ volatile(BSP_COPY_WORD(0) BSP_COPY_WORD(1)             \
+                       BSP_COPY_WORD(2) BSP_COPY_WORD(3)         \
+                           BSP_COPY_WORD(4) BSP_COPY_WORD(5)     \
+                               BSP_COPY_WORD(6) BSP_COPY_WORD(7) \
+                   : "=&r"(word)                                 \
+                   : "r"(from), "r"(to)                          \
                    : "memory")
 
 // Copies the blocks of eight words `from` .. `whole` (whole - from a multiple
@@ -44,8 +44,8 @@
 // straddles two fetch words, so a loop the compiler placed would cost what
 // the code before it decided.  Always inlined: link-time optimisation keeps a
 // function with callers in two files out of line, a call more per copy.
-static inline __attribute__((always_inline)) uint32_t* bsp_copy_blocks(uint32_t* to, const uint32_t* from,
-    const uint32_t* whole) {
+static inline __attribute__((always_inline)) uint32_t* bsp_copy_blocks(
+    uint32_t* to, const uint32_t* from, const uint32_t* whole) {
   if (from == whole) return to;
   uint32_t word, other;
   __asm__ volatile(

@@ -9,7 +9,8 @@
 
 /* Writes the decimal digits of `value` to `digits` (room for 10), least
  * significant first, and returns how many. */
-static inline __attribute__((always_inline)) int bsp_decimal_digits32(uint32_t value, char *digits) {
+static inline __attribute__((always_inline)) int bsp_decimal_digits32(
+    uint32_t value, char *digits) {
   int count = 0;
   do {
     digits[count++] = (char)('0' + value % 10);
@@ -21,7 +22,8 @@ static inline __attribute__((always_inline)) int bsp_decimal_digits32(uint32_t v
 /* Divides *value by 10 in 16-bit steps, each of which fits 32 bits, so rv32's
  * divu does it and libgcc's 64-bit division (__udivdi3, __umoddi3: 2 KiB)
  * stays out; returns the remainder. */
-static inline __attribute__((always_inline)) uint32_t bsp_div10_64(uint64_t *value) {
+static inline __attribute__((always_inline)) uint32_t bsp_div10_64(
+    uint64_t *value) {
   uint32_t remainder = 0;
   uint64_t quotient = 0;
   for (int shift = 48; shift >= 0; shift -= 16) {
@@ -35,7 +37,8 @@ static inline __attribute__((always_inline)) uint32_t bsp_div10_64(uint64_t *val
 
 /* Writes the decimal digits of `value` to `digits` (room for 20), least
  * significant first, and returns how many. */
-static inline __attribute__((always_inline)) int bsp_decimal_digits64(uint64_t value, char *digits) {
+static inline __attribute__((always_inline)) int bsp_decimal_digits64(
+    uint64_t value, char *digits) {
   int count = 0;
   do {
     digits[count++] = (char)('0' + bsp_div10_64(&value));
