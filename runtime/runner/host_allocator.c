@@ -1,5 +1,7 @@
 // The runner's host allocator: size classes for small blocks, sbrk for large
-// ones; the C library's malloc is never called (nor linked).
+// ones; nothing of the runtime's goes through the C library's malloc (which
+// only images of several harts link, for the workgroup local memory of
+// harts 1..: parallel.c).
 //
 // Small requests (under RUNNER_HOST_UNCLEARED_MIN bytes: all of start-up's
 // but the device's arena blocks, and all a call allocates but its result

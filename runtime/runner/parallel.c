@@ -25,6 +25,7 @@
 #include "parallel.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bsp_config.h"
@@ -38,7 +39,6 @@
 #include "bsp_io.h"
 #include "hart_local.h"
 #include "hart_plan.h"
-#include "host_allocator.h"
 #include "iree/hal/local/local_executable.h"
 #include "workgroups.h"
 
@@ -255,35 +255,19 @@ static iree_status_code_t wake_team(void) {
 
 static bool team_ran;  // since the last runner_harts_next_call()
 
-// Takes `length` bytes of workgroup local memory for each of harts 1.. from
-// the runner's host allocator (the heap has no lock, so hart 0 takes it for
-// them); RESOURCE_EXHAUSTED when the heap has no room.
-static __attribute__((noinline)) iree_status_code_t take_local_memory(
-    uint32_t length) {
-  for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
-    const iree_status_t status = iree_allocator_malloc_uninitialized(
-        runner_host_allocator(), length, (void**)&job.local_memory[h].data);
-    if (!iree_status_is_ok(status)) return iree_status_consume_code(status);
-  }
-  return IREE_STATUS_OK;
-}
-
-// Gives back what take_local_memory() took (NULL where it took nothing).
-static __attribute__((noinline)) void give_local_memory(void) {
-  for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
-    iree_allocator_free(runner_host_allocator(), job.local_memory[h].data);
-  }
-}
-
 // Workgroups job.base .. job.total shared by job.harts harts.
 static iree_status_code_t run_team(uint32_t local_length) {
   team_ran = true;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
+  // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
   iree_status_code_t code = IREE_STATUS_OK;
   for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
     job.local_memory[h] = iree_make_byte_span(NULL, local_length);
+    if (local_length) {
+      job.local_memory[h].data = malloc(local_length);
+      if (!job.local_memory[h].data) code = IREE_STATUS_RESOURCE_EXHAUSTED;
+    }
   }
-  if (local_length) code = take_local_memory(local_length);
   if (code == IREE_STATUS_OK) {
     bsp_barrier_wait();
     job.status[0] = run_share_timed(0);
@@ -292,7 +276,7 @@ static iree_status_code_t run_team(uint32_t local_length) {
       if (code == IREE_STATUS_OK) code = job.status[h];
     }
   }
-  if (local_length) give_local_memory();
+  for (unsigned h = 1; h < RUNNER_HARTS; ++h) free(job.local_memory[h].data);
   return code;
 }
 
