@@ -119,19 +119,16 @@ static iree_status_t sort_bindings(const iree_hal_executable_dispatch_state_v0_t
   return iree_ok_status();
 }
 
-// Stages dispatch `*dispatch_state`'s bindings that lie among the constants
-// (runner_stage's contract); with `copy` false only makes room: the cache
-// and the staging area end as staging would leave them, and nothing is
-// copied (runner_stage_warm_up).  Copies evicted to make room for the area
-// may be this dispatch's: then its bindings are sorted again, keeping
-// nothing new (nothing has read them yet); each round evicts, so the loop
-// ends.  Always inlined, `copy` a constant.
-static inline __attribute__((always_inline)) iree_status_t stage(
-    const iree_hal_executable_dispatch_state_v0_t** dispatch_state,
-    bool copy) {
+// Not inlined: its loops would give the dispatch hook a frame of a dozen
+// saved registers, paid by every dispatch.
+__attribute__((noinline, aligned(4))) iree_status_t runner_stage(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
   const iree_hal_executable_dispatch_state_v0_t* d = *dispatch_state;
   uint32_t mask, kept_mask;
   runner_cache_pin(true);
+  // Copies evicted to make room for the area may be this dispatch's: then
+  // its bindings are sorted again, keeping nothing new (nothing has read
+  // them yet).  Each round evicts, so the loop ends.
   for (bool keep = true;; keep = false) {
     IREE_RETURN_IF_ERROR(sort_bindings(d, keep, &kept_mask, &mask));
     if (!(mask | kept_mask)) return iree_ok_status();
@@ -145,7 +142,6 @@ static inline __attribute__((always_inline)) iree_status_t stage(
     }
     if (runner_cache_count() == count) break;
   }
-  if (!copy) return iree_ok_status();
   uint8_t* at = (uint8_t*)(((uintptr_t)runner_cache_area_start() + 63) &
                            ~(uintptr_t)63);
   for (unsigned i = 0; i < d->binding_count; ++i) {
@@ -153,6 +149,8 @@ static inline __attribute__((always_inline)) iree_status_t stage(
     staged_ptrs[i] = d->binding_ptrs[i];
     if (!((mask >> i) & 1)) continue;
     const uintptr_t from = (uintptr_t)d->binding_ptrs[i];
+    // runner_word_span(), written out: the helper gave this loop another
+    // schedule (docs/runtime.md, "Measured choices").
     const uintptr_t first = from & ~(uintptr_t)3;
     const size_t words = (from + d->binding_lengths[i] - first + 3) / 4;
     copy_words((uint32_t*)(at + (first & 63)), (const uint32_t*)first, words);
@@ -163,13 +161,6 @@ static inline __attribute__((always_inline)) iree_status_t stage(
   staged.binding_ptrs = staged_ptrs;
   *dispatch_state = &staged;
   return iree_ok_status();
-}
-
-// Not inlined: its loops would give the dispatch hook a frame of a dozen
-// saved registers, paid by every dispatch.
-__attribute__((noinline, aligned(4))) iree_status_t runner_stage(
-    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
-  return stage(dispatch_state, /*copy=*/true);
 }
 
 // One hart: IREE's own loop, after staging.  It and runner_stage() run for
@@ -192,12 +183,26 @@ void runner_staging_start(void) {
   iree_hal_local_executable_dispatch_hook = dispatch;
 }
 
-// The runner's warm-up (runner.c): the cache and the staging area end as
-// runner_stage() would leave them, but nothing is staged, for nothing reads
-// it.  Apart from runner_stage(), whose code every dispatch runs.
+// The runner's warm-up (runner.c): the rounds of runner_stage() without the
+// copies, so the cache and the staging area end as staging would leave them
+// but nothing is staged, for nothing reads it.  A loop of its own: the
+// dispatch's stays as lean as it is (docs/runtime.md, "Measured choices").
 iree_status_t runner_stage_warm_up(
-    const iree_hal_executable_dispatch_state_v0_t* dispatch_state) {
-  const iree_status_t status = stage(&dispatch_state, /*copy=*/false);
+    const iree_hal_executable_dispatch_state_v0_t* d) {
+  uint32_t mask, kept_mask, count;
+  iree_status_t status = iree_ok_status();
+  runner_cache_pin(true);
+  for (bool keep = true; iree_status_is_ok(status); keep = false) {
+    status = sort_bindings(d, keep, &kept_mask, &mask);
+    count = runner_cache_count();
+    if (!iree_status_is_ok(status) || !(mask | kept_mask)) break;
+    if (!runner_cache_area(staged_bytes(mask, d) + 63)) {
+      status = iree_make_status(IREE_STATUS_RESOURCE_EXHAUSTED,
+                                "a dispatch's constants do not fit the heap");
+    } else if (runner_cache_count() == count) {
+      break;
+    }
+  }
   runner_unstage();
   return status;
 }
