@@ -12,7 +12,8 @@ static void put_str(const char *s) {
 
 static void put_u32(uint32_t value) {
   char digits[10];
-  int n = bsp_decimal_digits32(value, digits);
+  int n = 0;
+  BSP_DECIMAL_DIGITS32(value, digits, n);
   while (n) bsp_putc(digits[--n]);
 }
 

@@ -595,7 +595,8 @@ void runner_harts_next_call(void) {
 // Writes `value` in decimal at `p`; returns the end.
 static char* put_u32(char* p, uint32_t value) {
   char digits[10];
-  int n = bsp_decimal_digits32(value, digits);
+  int n = 0;
+  BSP_DECIMAL_DIGITS32(value, digits, n);
   while (n) *p++ = digits[--n];
   return p;
 }
