@@ -31,6 +31,7 @@ from ireerv.util.files import sha256_file
 SUFFIX = ".manifest"
 _FORMAT = 1
 _BYTECODE = "__pycache__"
+_SIGNATURE_FORMAT = 2  # stat_signature's rows: 2 is one pass, in the file system's order
 
 
 def manifest_path(entry: Path) -> Path:
@@ -140,7 +141,10 @@ def _read(entry: Path) -> tuple[str, dict[str, str]] | str:
 
 
 def _stamp(entry: Path, stamps: Path) -> Path:
-    return stamps / hashlib.sha256(str(entry).encode()).hexdigest()[:32]
+    """The stamp of `entry` for this way of taking signatures: checkouts of different
+    versions sharing a cache keep their own stamps, rather than hashing in turn."""
+    name = f"{entry}\n{_SIGNATURE_FORMAT}"
+    return stamps / hashlib.sha256(name.encode()).hexdigest()[:32]
 
 
 def _save_stamp(stamp: Path, key: str) -> None:
