@@ -638,7 +638,8 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
           (const uint32_t*)f->job.dispatch_state, sizeof f->dispatch);
   iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
   uint8_t* local_memory = NULL;
-  if (d->binding_count > RUNNER_MAX_BINDINGS || d->constant_count > MAX_CONSTANTS ||
+  if (d->binding_count > RUNNER_MAX_BINDINGS ||
+      d->constant_count > MAX_CONSTANTS ||
       !copy_bindings(f, (uint8_t*)(f + 1), limit, &local_memory, begin, end)) {
     store_bytes(&copied[hart], f->published.sequence, 15);  // next hart's turn
     return RUNNER_LOCAL_DOES_NOT_FIT;

@@ -50,7 +50,7 @@
 #endif
 // The board's figures (board.toml [sharing], through bsp_config.h).
 #if !defined(BSP_SHARING_COPY_IN_CYCLES)
-#error "the board has no [sharing] table in its board.toml: images of several harts need one"
+#error "no [sharing] table in the board's board.toml: several harts need one"
 #endif
 #define COPY_IN_CYCLES BSP_SHARING_COPY_IN_CYCLES  // per word, copied in turn
 #define WRITE_BACK_CYCLES BSP_SHARING_WRITE_BACK_CYCLES  // per word

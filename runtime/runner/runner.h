@@ -1,9 +1,10 @@
 // The interface between the generic runner (runner.c) and one model.
 //
 // A model is described by a generated C file, model_data.c
-// (site_scons/ireerv/image/runner_data.py), that defines `runner_model`: the vm-c module's create
-// function, the static kernel libraries, the function to call and its inputs.
-// The runner itself never changes from one model to the next.
+// (site_scons/ireerv/image/runner_data.py), that defines `runner_model`: the
+// vm-c module's create function, the static kernel libraries, the function
+// to call and its inputs.  The runner itself never changes from one model to
+// the next.
 
 #ifndef RUNNER_RUNNER_H_
 #define RUNNER_RUNNER_H_
