@@ -76,6 +76,14 @@ def test_operators_between_qdq_pairs_read_as_int8_operators(
             form == "qoperator"
 
 
+def test_transposed_convolution_counts_its_macs(operators: dict[str, Path]) -> None:
+    from ireerv.formats.layer_table import onnx_layers
+
+    found = {layer.name: layer for layer in onnx_layers(operators["qdq"])}
+    assert found["up"].kind == "ConvTranspose"
+    assert found["up"].macs == 8 * 8 * 8 * 4 * 2 * 2  # each input value into 4 x 2x2 outputs
+
+
 def test_lookup_table_is_onnx_runtimes(tmp_path: Path) -> None:
     """The Sigmoid's table gives what ONNX Runtime's QLinearSigmoid gives, all 256 inputs."""
     from onnx import TensorProto, helper, numpy_helper
