@@ -110,6 +110,28 @@ def operators(seed: int = 5, conv_transpose: bool = True) -> object:
     return _model(nodes, inits, "operators", (1, 2, 8, 8), (1, 3))
 
 
+def dynamic(float_file: Path, out: Path, seed: int = 3) -> Path:
+    """A convolution and a MatMul quantized by the pinned ONNX Runtime's quantize_dynamic:
+    DynamicQuantizeLinear, ConvInteger and MatMulInteger (int32 sums scaled at run time);
+    the float model is written to `float_file`."""
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    rng = np.random.default_rng(seed)
+    inits = [_init(rng, "w0", (4, 2, 3, 3), 18), _bias(rng, "b0", 4),
+             _init(rng, "fc", (256, 5), 64), _bias(rng, "fcb", 5)]
+    nodes = [helper.make_node("Conv", ["x", "w0", "b0"], ["c0"], name="conv0",
+                              kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c0"], ["r0"], name="relu0"),
+             helper.make_node("Flatten", ["r0"], ["f"], name="flatten"),
+             helper.make_node("MatMul", ["f", "fc"], ["mm"], name="mm"),
+             helper.make_node("Add", ["mm", "fcb"], ["y"], name="bias")]
+    onnx.save(_model(nodes, inits, "dynamic", (1, 2, 8, 8), (1, 5)), str(float_file))
+    quantize_dynamic(str(float_file), str(out), weight_type=QuantType.QInt8,
+                     op_types_to_quantize=["Conv", "MatMul"])
+    return out
+
+
 def _model(nodes, inits, name: str, shape: tuple[int, ...], out: tuple[int, ...]) -> object:
     graph = helper.make_graph(nodes, name,
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],

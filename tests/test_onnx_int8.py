@@ -253,6 +253,24 @@ def test_operators_run_on_integers(tree: Path, operators: dict[str, Path]) -> No
 
 @pytest.mark.upstream
 @needs_qemu
+def test_dynamic_quantization_contracts_on_integers(tree: Path, tmp_path: Path) -> None:
+    """ConvInteger and MatMulInteger (quantize_dynamic's) go to IREE's importer: their
+    contractions are i8 x i8 -> i32; the run-time scales stay f32, as in ONNX Runtime."""
+    (tmp_path / "dynamic").mkdir()
+    model = nets.dynamic(tmp_path / "float.onnx", tmp_path / "dynamic" / "model.onnx").parent
+    ops = {n.op_type for n in onnx.load(str(model / "model.onnx")).graph.node}
+    assert {"ConvInteger", "MatMulInteger", "DynamicQuantizeLinear"} <= ops
+    scons(tree, "profile", f"MODEL={model}", "BOARD=qemu-virt")
+    doc = json.loads((tree / "build/qemu-virt/dynamic/profile.json").read_text())
+    names = " ".join(f["name"] for f in doc["phases"][-1]["functions"])
+    assert "reduction_4x8x8x2x3x3_i8xi8xi32" in names, names  # the ConvInteger
+    assert "matvec_like_5x256_i8xi8xi32" in names, names  # the MatMulInteger
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt").stdout
+    assert "PASS" in out, out[-3000:]
+
+
+@pytest.mark.upstream
+@needs_qemu
 def test_qoperator_network_runs_on_integers(tree: Path, small: dict[str, Path]) -> None:
     model = small["qoperator"].parent
     out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt").stdout
