@@ -1,11 +1,14 @@
 """The docs: the figure tables are what the committed bench JSON makes, the README stays
-short, and every page a link names exists."""
+short, every page a link names exists, and every variable that changes an image's bytes
+is described where users look for it."""
 
 from __future__ import annotations
 
 import re
 
 from ireerv.bench import docs
+from ireerv.boards import board_with_role
+from ireerv.image import key as image_key
 from ireerv.paths import PROJECT_ROOT
 
 
@@ -30,3 +33,40 @@ def test_the_readme_is_short_and_keeps_the_two_commands() -> None:
     assert len(text.splitlines()) <= 250
     assert "./bootstrap image MODEL=matmul" in text
     assert ".venv/bin/python -m pytest -q tests" in text
+
+
+def _image_variables() -> list[str]:
+    """Every command-line variable an image key is made of, read from the key itself:
+    its settings and the variables its rebuild arguments name (MODEL, BOARD, ...)."""
+    key = image_key.ImageKey.of(model="matmul", variant="matmul",
+                                board=board_with_role("main").name,
+                                placement=image_key.DEFAULT_PLACEMENT, size=4, default_size=4,
+                                values={})
+    names = [arg.split("=", 1)[0] for arg in key.scons_args()]
+    assert {s.variable for s in image_key.SETTINGS} <= set(names)
+    return names
+
+
+def test_every_image_variable_is_in_the_variables_table() -> None:
+    text = (PROJECT_ROOT / "docs" / "targets.md").read_text()
+    table = text[text.index("\n# Variables"):]
+    first_cells = [row.split("|")[1] for row in table.splitlines() if row.startswith("| `")]
+    for name in _image_variables():
+        assert any(f"`{name}`" in cell for cell in first_cells), (
+            f"docs/targets.md: the variables table has no row for {name}, which changes an "
+            "image's bytes (ireerv/image/key.py)")
+
+
+def test_every_image_variable_is_on_the_release_page() -> None:
+    text = (PROJECT_ROOT / "docs" / "release.md").read_text()
+    for name in _image_variables():
+        assert re.search(rf"\b{name}\b", text), (
+            f"docs/release.md: the manifest's configuration does not name {name}, which "
+            "changes an image's bytes (ireerv/image/key.py)")
+
+
+def test_the_architecture_page_lists_the_settings_in_order() -> None:
+    text = (PROJECT_ROOT / "docs" / "architecture.md").read_text()
+    listed = re.search(r"\(`SETTINGS`: ([A-Z_,\s]+)\)", text)
+    assert listed, "docs/architecture.md: the list of SETTINGS is gone"
+    assert re.split(r",\s*", listed.group(1).strip()) == [s.variable for s in image_key.SETTINGS]
