@@ -22,6 +22,23 @@ def test_figure_tables_agree_with_their_json() -> None:
             "`scons docs-figures` after `scons bench`, never edit a table by hand")
 
 
+def test_every_hand_written_figure_names_its_runs() -> None:
+    for page in [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]:
+        unmarked = docs.unmarked_figures(page.read_text())
+        assert not unmarked, (
+            f"{page.relative_to(PROJECT_ROOT)}: the figures of the blocks at lines {unmarked} "
+            "are followed by no `<sub>Runs: <commit> (<date>)</sub>` line (docs/README.md)")
+
+
+def test_a_runs_line_covers_the_block_before_it_only() -> None:
+    text = ("Start-up takes 17,954 cycles.\n\n<sub>Runs: 26e381d (2026-12-06)</sub>\n\n"
+            "| call | 11,823 |\n\n```\ncycles: start-up 17,954\n```\n\n"
+            "<!-- figures: bench.json -->\n| 4x4 | 11,823 |\n<!-- end figures -->\n")
+    assert docs.unmarked_figures(text) == [5, 7]
+    assert docs.figures("1,234 and 12,345,678 but not 1234 or 1.5 or v3,9") == ["1,234",
+                                                                                "12,345,678"]
+
+
 def test_every_linked_page_exists() -> None:
     for page in [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]:
         for target in re.findall(r"\]\(([\w./-]+\.md)(?:#[\w-]+)?\)", page.read_text()):
