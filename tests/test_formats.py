@@ -49,12 +49,12 @@ def add_toy_format(tree: Path) -> None:
     (package / "toy_format.py").write_text(TOY_MODULE)
     registry = package / "__init__.py"
     text = registry.read_text()
-    registry.write_text(text.replace('    "tflite_format",\n',
-                                     '    "tflite_format",\n    "toy_format",\n'))
+    registry.write_text(text.replace('    "tflite": "tflite_format",\n',
+                                     '    "tflite": "tflite_format",\n    "toy": "toy_format",\n'))
 
 
 def test_every_format_is_registered_once() -> None:
-    names = [f.name for f in formats.FORMATS]
+    names = [f.name for f in formats.all_formats()]
     assert names == ["mlir", "importer-mlir", "onnx", "tflite"]
     assert formats.model_format("onnx").reference.name == "ONNX Runtime"
     assert formats.model_format("tflite").import_step == "TfliteImport"

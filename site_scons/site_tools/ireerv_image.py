@@ -31,7 +31,6 @@ from ireerv.image.key import DEFAULT_SHAPES, ImageKey
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import PROJECT_ROOT
 from ireerv.size import lto_map
-from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReportError
 from ireerv.size.text import format_summary
 from ireerv.targets import Target
@@ -168,7 +167,7 @@ def model_image(env, board: Board, model: Model, size: int | None, runtime: str,
             raise ModelError("HARTS=auto applies to IREE images: the plain C matmul has no "
                              "dispatches to choose for; give a number")
         size = model.resolve_size(size)
-        model.generate_inputs(size)  # a generator that cannot make them fails here, once
+        model.check_inputs(size)  # a generator that cannot make them fails here, once
         layout.check_harts(board, runtime, harts)
     except ModelError as err:
         user_error(err)
@@ -273,8 +272,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     sources = [("model_module", module_c), ("model_data", data_c),
                ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
                ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
-    if benv["BOARD_SPEC"].placement.constants:  # weights staged into the scratchpad
-        renv.Append(CPPDEFINES=[("RUNNER_STAGED_CONSTANTS", 1)])
+    if benv["BOARD_SPEC"].placement.constants:  # BSP_STAGED_CONSTANTS: weights staged
         sources += [("staging", str(STAGING_SOURCE)),
                     ("weight_cache", str(WEIGHT_CACHE_SOURCE))]
     extra = renv.Command(f"{idir}/{warm_up.HEADER}", module_h, short_action(
@@ -335,6 +333,8 @@ def _print_summary(target, source, env):
     for suffix in (".elf", ".hex", ".map", ".dis"):
         print(f"  {stem}{suffix}")
     try:
+        from ireerv.size.analysis import analyze  # pyelftools: only when an image is linked
+
         print(format_summary(analyze(elf)))
     except SizeReportError as err:
         build_error(err)

@@ -18,11 +18,9 @@ from ireerv import services, simulators, targets
 from ireerv.boards import Board, board_with_role, list_boards, load_board
 from ireerv.inputs.fetch import FetchError
 from ireerv.paths import BUILD, PROJECT_ROOT
-from ireerv.run import check
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.softfloat import bench as softfloat_bench
 from ireerv.softfloat import choices as softfloat
-from ireerv.softfloat import reference as softfloat_ref
 from ireerv.targets import Target
 
 CHECK_COUNT = 1 << 20  # random operand sets per operation
@@ -85,6 +83,8 @@ def _program(env, board: Board, program: str, name: str, defines: list[str]):
 
 
 def _run(target, source, env):
+    from ireerv.run import check  # NumPy: imported by the checks alone, not by every image
+
     board: Board = env["_BOARD_OBJ"]
     sim = env.SimulatorPath(board)
     print(f"run: softfloat {env['_PROGRAM']} ({env['_CHOICE']}) on {board.name}", flush=True)
@@ -109,6 +109,8 @@ def _run_program(env, board: Board, program: str, name: str, defines: list[str])
 
 
 def _judge(target, source, env):
+    from ireerv.softfloat import reference as softfloat_ref
+
     output = Path(str(source[0])).read_text()
     try:
         result = softfloat_ref.compare(output, CHECK_SEED, CHECK_COUNT)

@@ -1,8 +1,10 @@
-"""The targets of the command line: every Tool that builds targets is loaded, each declares
-its own (ireerv.targets.Target), and the ones asked for get their alias.
+"""The targets of the command line: the Tools that build them are loaded, each declares its
+own (ireerv.targets.Target), and the ones asked for get their alias.
 
-Adds env.BuildTargets(names) and env.TargetsHelp().  A new target is one Target in its
-Tool's generate(); a new Tool with targets is one line in TOOLS.
+Adds env.BuildTargets(names) and env.TargetsHelp().  Only the Tools a command line's
+targets need are loaded (a no-op build imports nothing else); `scons -h`, or a name
+that is not a target (a file), loads every one.  A new target is one Target in its
+Tool's generate() and one line in TARGET_TOOLS (tests/test_scons.py checks the two agree).
 """
 
 from __future__ import annotations
@@ -14,9 +16,37 @@ import SCons.Errors
 from ireerv import boards, formats, targets
 from ireerv.boards import Board
 
-TOOLS = ("ireerv_setup", "ireerv_image", "ireerv_run", "ireerv_size", "ireerv_profile",
-         "ireerv_softfloat", "ireerv_cap", "ireerv_bench", "ireerv_release", "ireerv_ide",
-         "ireerv_debug", "ireerv_layers", "ireerv_tune")
+# Each target and the Tool that declares it.
+TARGET_TOOLS = {
+    "fetch": "ireerv_setup",
+    "image": "ireerv_image",
+    "runtime": "ireerv_runtime",
+    "run": "ireerv_run",
+    "simulator": "ireerv_run",
+    "size-report": "ireerv_size",
+    "profile": "ireerv_profile",
+    "softfloat-check": "ireerv_softfloat",
+    "softfloat-bench": "ireerv_softfloat",
+    "cap": "ireerv_cap",
+    "bench": "ireerv_bench",
+    "models-bench": "ireerv_bench",
+    "docs-figures": "ireerv_bench",
+    "bench-harts": "ireerv_bench",
+    "release": "ireerv_release",
+    "release-check": "ireerv_release",
+    "release-digests": "ireerv_release",
+    "debug": "ireerv_debug",
+    "layer-check": "ireerv_layers",
+    "tune": "ireerv_tune",
+}
+TOOLS = tuple(dict.fromkeys(TARGET_TOOLS.values()))
+
+
+def tools_for(names: list[str]) -> tuple[str, ...]:
+    """The Tools that declare `names`; every Tool when one of them is not a target's name."""
+    if any(name not in TARGET_TOOLS for name in names):
+        return TOOLS
+    return tuple(dict.fromkeys(TARGET_TOOLS[name] for name in names))
 
 
 def _stop(err: Exception):
@@ -41,7 +71,9 @@ class Request:
     @cached_property
     def model(self) -> formats.Model:
         try:
-            return formats.load_model(self.env["MODEL"], self.env.GetFetcher().path)
+            return formats.quantized(formats.load_model(self.env["MODEL"],
+                                                        self.env.GetFetcher().path),
+                                     self.env["QUANTIZE"])
         except formats.ModelError as err:
             _stop(err)
 
@@ -56,6 +88,7 @@ class Request:
 
     @cached_property
     def image(self):
+        self.env.Tool("ireerv_image")  # for a target whose Tool does not build images itself
         size = int(self.env["SIZE"]) if self.env["SIZE"] else None
         return self.env.ModelImage(self.placed_board, self.model, size, self.env["RUNTIME"],
                                    model_arg=self.env["MODEL"])
@@ -71,6 +104,8 @@ class Request:
 
 def build_targets(env, names: list[str]) -> None:
     """Alias every known target in `names`; an unknown name is left to SCons to refuse."""
+    for tool in tools_for(names):
+        env.Tool(tool)
     found = targets.declared(env)
     asked = [found[n] for n in dict.fromkeys(names) if n in found]
     for prepare in dict.fromkeys(t.prepare for t in asked if t.prepare):
@@ -84,11 +119,17 @@ def build_targets(env, names: list[str]) -> None:
             env.Alias(target.name, database)
 
 
-def generate(env) -> None:
+def targets_help(env) -> str:
+    """The targets part of `scons -h`: every Tool is loaded to declare its own."""
     for tool in TOOLS:
         env.Tool(tool)
+    return targets.help_text(targets.declared(env).values())
+
+
+def generate(env) -> None:
+    env.Tool("ireerv_ide")  # every build keeps the IDE's compile commands up to date
     env.AddMethod(build_targets, "BuildTargets")
-    env.AddMethod(lambda env: targets.help_text(targets.declared(env).values()), "TargetsHelp")
+    env.AddMethod(targets_help, "TargetsHelp")
 
 
 def exists(env) -> bool:

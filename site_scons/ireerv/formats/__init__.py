@@ -1,7 +1,9 @@
 """Model formats: each one a module with a FORMAT (ireerv.formats.base.ModelFormat).
 
-Adding a format is its module and one line in FORMAT_MODULES.  `load_model` finds the
-one format that claims a MODEL (a name in models/ or a path) and loads it.
+Adding a format is its module and one line in FORMAT_MODULES.  `load_model` finds the one
+format that claims a MODEL (a name in models/ or a path) and loads it.  The built-in
+formats' claims are in claims.py, so that finding a model's format imports that format's
+module alone: loading an MLIR model imports no ONNX, TFLite or NumPy.
 """
 
 from __future__ import annotations
@@ -10,23 +12,33 @@ from importlib import import_module
 from pathlib import Path
 
 from ireerv.formats.base import InputTree, Model, ModelError, ModelFormat
+from ireerv.formats.claims import CLAIMS
 from ireerv.paths import PROJECT_ROOT
 
 MODELS_DIR = PROJECT_ROOT / "models"
 
-# The registry: one line per format, the name of its module in this package.
-FORMAT_MODULES = (
-    "mlir_format",
-    "importer_mlir",
-    "onnx_format",
-    "tflite_format",
-)
-FORMATS: tuple[ModelFormat, ...] = tuple(
-    import_module(f"{__name__}.{name}").FORMAT for name in FORMAT_MODULES)
+# The registry: one line per format, its name and its module in this package.
+FORMAT_MODULES = {
+    "mlir": "mlir_format",
+    "importer-mlir": "importer_mlir",
+    "onnx": "onnx_format",
+    "tflite": "tflite_format",
+}
 
 
 def model_format(name: str) -> ModelFormat:
-    return next(f for f in FORMATS if f.name == name)
+    """The format `name` (imported on first use)."""
+    return import_module(f"{__name__}.{FORMAT_MODULES[name]}").FORMAT
+
+
+def all_formats() -> list[ModelFormat]:
+    return [model_format(name) for name in FORMAT_MODULES]
+
+
+def _claims(name: str, path: Path) -> bool:
+    """Whether format `name` claims `path`; a format without a light claim is imported."""
+    claims = CLAIMS.get(name) or model_format(name).claims
+    return claims(path)
 
 
 def list_models() -> list[str]:
@@ -85,16 +97,33 @@ def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
         if path.suffix in (".mlir", ".onnx", ".tflite"):
             raise ModelError(f"{path.suffix[1:].upper()} file {path} does not exist")
         raise _unknown(spec)
-    found = [f for f in FORMATS if f.claims(path)]
+    found = [name for name in FORMAT_MODULES if _claims(name, path)]
     if len(found) > 1:
         raise ModelError(f"{path} holds a model in several formats "
-                         f"({', '.join(f.name for f in found)}): keep one of them")
+                         f"({', '.join(found)}): keep one of them")
     if not found:
         if path.is_dir():
             raise ModelError(f"model folder {path} has no model.mlir, model.onnx or "
                              "model.tflite (nor a model.toml with a [tflite] table)")
         raise _unknown(spec)
     if named:
-        return found[0].load(path, input_tree)
+        return model_format(found[0]).load(path, input_tree)
     check_path_chars(spec, path.resolve())
-    return found[0].load(path.resolve(), input_tree)
+    return model_format(found[0]).load(path.resolve(), input_tree)
+
+
+
+def quantized(model: Model, quantize: str) -> Model:
+    """The model as QUANTIZE asks: as it is (model), or int8: a float ONNX model quantized
+    by the build (onnx_quantize.py); for any other, one line saying what to do instead."""
+    if quantize != "int8":
+        return model
+    if model.format == "onnx":  # the format's module, as loading it imported it
+        return import_module(f"{__name__}.{FORMAT_MODULES['onnx']}").as_int8(model)
+    if model.format == "tflite":
+        raise ModelError(f"QUANTIZE=int8 quantizes float ONNX models; {model.given} is TFLite: "
+                         "quantize it when converting (TensorFlow's TFLiteConverter with "
+                         "Optimize.DEFAULT and a representative dataset) and build the int8 "
+                         ".tflite, or export the float network to ONNX")
+    raise ModelError(f"QUANTIZE=int8 quantizes float ONNX models, not {model.format} models "
+                     f"({model.given})")

@@ -11,14 +11,18 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ireerv.formats.schema import DEMOTED, MODEL_TYPES
 
+if TYPE_CHECKING:  # numpy is imported where inputs are made: a no-op build needs none
+    import numpy as np
+
 # Inputs larger than this fit no board's memory (cluster4 has 64 MiB in all).
 MAX_INPUT_BYTES = 64 << 20
+# Bytes per element of each NumPy type a model's inputs may have (schema.MODEL_TYPES).
+_ITEM_BYTES = {name: int(name.lstrip("abcdefghijklmnopqrstuvwxyz")) // 8
+               for name in set(MODEL_TYPES.values())}
 
 
 class ModelError(Exception):
@@ -62,26 +66,39 @@ class InputSpec:
                 dims.append(dim)
         return tuple(dims)
 
-    def generate(self, size: int | None) -> np.ndarray:
+    def check(self, size: int | None) -> tuple[int, ...]:
+        """The shape the inputs take at `size`, once the generator is known to make them
+        (without NumPy: a build that has nothing to do needs none)."""
         shape = self.concrete_shape(size)
-        dtype = np.dtype(MODEL_TYPES[self.dtype])
-        nbytes = math.prod(shape) * dtype.itemsize
+        count = math.prod(shape)
+        nbytes = count * _ITEM_BYTES[MODEL_TYPES[self.dtype]]
         if nbytes > MAX_INPUT_BYTES:
             raise ModelError(f"{self.source}: an input of shape {list(shape)} ({self.dtype}) "
                              f"takes {nbytes:,} bytes, more than any board holds "
                              f"({MAX_INPUT_BYTES:,}); give a smaller SIZE or [dims]")
         kind = self.generator.get("kind", "randint")
-        if kind == "randint":
+        if kind == "values" and len(self.generator["values"]) != count:
+            raise ModelError(f"{self.source}: generator 'values' gives "
+                             f"{len(self.generator['values'])} values, but shape {list(shape)} "
+                             f"has {count} elements")
+        if kind not in ("randint", "values"):
+            raise ModelError(f"unknown input generator {kind!r} (use 'randint' or 'values')")
+        return shape
+
+    def describe(self, size: int | None) -> str:
+        """What the generated input is a function of (with NumPy's version)."""
+        return f"{self.dtype} {self.check(size)} {sorted(self.generator.items())}"
+
+    def generate(self, size: int | None) -> np.ndarray:
+        import numpy as np
+
+        shape = self.check(size)
+        dtype = np.dtype(MODEL_TYPES[self.dtype])
+        if self.generator.get("kind", "randint") == "randint":
             rng = np.random.default_rng(self.generator.get("seed", 0))
             low, high = self.generator.get("low", -4), self.generator.get("high", 5)
             return rng.integers(low, high, size=shape).astype(dtype)
-        if kind == "values":
-            values = np.asarray(self.generator["values"], dtype=dtype)
-            if values.size != int(np.prod(shape)):
-                raise ModelError(f"{self.source}: generator 'values' gives {values.size} values, "
-                                 f"but shape {list(shape)} has {int(np.prod(shape))} elements")
-            return values.reshape(shape)
-        raise ModelError(f"unknown input generator {kind!r} (use 'randint' or 'values')")
+        return np.asarray(self.generator["values"], dtype=dtype).reshape(shape)
 
     @property
     def is_dynamic(self) -> bool:
@@ -146,6 +163,15 @@ class Model:
     def generate_inputs(self, size: int | None) -> list[np.ndarray]:
         return [spec.generate(self.resolve_size(size)) for spec in self.inputs]
 
+    def check_inputs(self, size: int | None) -> None:
+        """Raise ModelError here if the inputs at `size` cannot be generated."""
+        for spec in self.inputs:
+            spec.check(self.resolve_size(size))
+
+    def inputs_description(self, size: int | None) -> str:
+        """What the generated inputs are a function of, NumPy's version aside."""
+        return "\n".join(spec.describe(self.resolve_size(size)) for spec in self.inputs)
+
     def variant(self, size: int | None) -> str:
         """A build-directory name for this model at this size."""
         resolved = self.resolve_size(size)
@@ -164,6 +190,11 @@ class FrameworkReference:
     files: Callable[[Model], list[Path]] | None = None
     # Where a wrong result must come from, when the model says (its only layer).
     suspect: Callable[[Model], str | None] | None = None
+    # The f32 tolerance, read at the run (a QDQ model's output step), if not model.tolerance.
+    atol: Callable[[Model], float] | None = None
+
+    def tolerance(self, model: Model) -> float:
+        return self.atol(model) if self.atol else model.tolerance
 
     def label(self, model: Model) -> str:
         return self.describe(model) if self.describe else self.name

@@ -23,22 +23,14 @@ from ireerv.formats.base import (
     ModelError,
     ModelFormat,
     pinned_tree,
-    read_text,
 )
+from ireerv.formats.claims import CLAIMS
 from ireerv.formats.imported import imported_mlir
 from ireerv.formats.onnx_import import entry_name
 from ireerv.formats.schema import ELEMENT_TYPES
 
 REFLECT = Path(__file__).with_name("mlir_reflect.py")
-# What only importers write: the torch dialect, IREE's util.func, a quoted entry name.
-IMPORTER_MARKS = ("!torch.", "torch.operator", "util.func", 'func.func @"',
-                  'func.func public @"')
 TIMEOUT = 600
-
-
-def is_importer_mlir(text: str) -> bool:
-    """True when the file needs the compiler to be read and lowering before iree-compile."""
-    return any(mark in text for mark in IMPORTER_MARKS)
 
 
 def _compiler_wheel(input_tree: InputTree | None) -> Path:
@@ -122,8 +114,5 @@ def lower(wheel: Path, model: Model, out: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def claims(path: Path) -> bool:
-    return path.suffix == ".mlir" and path.is_file() and is_importer_mlir(read_text(path))
-
-
-FORMAT = ModelFormat("importer-mlir", claims, load_importer_mlir, import_step="MlirLower")
+FORMAT = ModelFormat("importer-mlir", CLAIMS["importer-mlir"], load_importer_mlir,
+                     import_step="MlirLower")

@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 
 from ireerv.formats.base import InputSpec, InputTree, Model, ModelError, ModelFormat, read_text
-from ireerv.formats.importer_mlir import is_importer_mlir
+from ireerv.formats.claims import CLAIMS
 from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, validate
 
 _FUNC_RE = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.]+)\s*\(([^)]*)\)", re.S)
@@ -126,15 +126,8 @@ def _load_bare_mlir(path: Path) -> Model:
     return Model(name=path.stem, mlir=path, function=function, inputs=tuple(specs))
 
 
-def claims(path: Path) -> bool:
-    """A folder with model.mlir, or a .mlir file as written by hand (not by an importer)."""
-    if path.is_dir():
-        return (path / "model.mlir").is_file()
-    return path.suffix == ".mlir" and not is_importer_mlir(read_text(path))
-
-
 def load(path: Path, _input_tree: InputTree | None = None) -> Model:
     return _load_folder(path) if path.is_dir() else _load_bare_mlir(path)
 
 
-FORMAT = ModelFormat("mlir", claims, load)
+FORMAT = ModelFormat("mlir", CLAIMS["mlir"], load)

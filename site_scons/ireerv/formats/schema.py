@@ -13,8 +13,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ireerv.boards import BoardError, list_boards, load_board
 
 # MLIR element type -> NumPy dtype: what the runner and the bare-metal runtime handle.
@@ -31,6 +29,8 @@ ELEMENT_TYPES: dict[str, str] = {
 # program gives them.
 DEMOTED: dict[str, str] = {"f64": "f32"}
 MODEL_TYPES: dict[str, str] = {**ELEMENT_TYPES, "f64": "float64"}
+# The signed integer types' widths: their ranges, without importing NumPy to load a model.
+_SIGNED_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
 
 TOP_KEYS = ("description", "function", "sizes", "tolerance", "placement", "inputs")
 INPUT_KEYS = ("shape", "dtype", "generator")
@@ -169,9 +169,10 @@ def _generator(path: Path, index: int, gen: Any, shape: tuple, dtype: str) -> di
     if out["low"] >= out["high"]:
         raise place.error("high", f"must be greater than low ({out['low']}): values are drawn "
                                   f"from low to high - 1, not {out['high']}")
-    if np.dtype(MODEL_TYPES[dtype]).kind == "i":
-        info = np.iinfo(MODEL_TYPES[dtype])
-        if out["low"] < info.min or out["high"] - 1 > info.max:
+    bits = _SIGNED_BITS.get(MODEL_TYPES[dtype])
+    if bits:
+        least, most = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        if out["low"] < least or out["high"] - 1 > most:
             raise place.error("low", f"{out['low']}..{out['high'] - 1} does not fit {dtype} "
-                                     f"({info.min}..{info.max})")
+                                     f"({least}..{most})")
     return out

@@ -20,7 +20,6 @@ input, in [-4, 4] for a float one.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,8 +34,8 @@ from ireerv.formats.base import (
     ModelError,
     ModelFormat,
     pinned_tree,
-    read_text,
 )
+from ireerv.formats.claims import CLAIMS
 from ireerv.formats.imported import imported_mlir, imported_settings, read_toml
 from ireerv.formats.layer_table import tflite_layers
 from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place
@@ -57,18 +56,7 @@ class TfliteSource:
     outputs: tuple[Tensor, ...]
 
 
-def has_tflite(folder: Path) -> bool:
-    """Whether a model folder is a TFLite one: model.tflite, or [tflite] in model.toml."""
-    if (folder / "model.tflite").is_file():
-        return True
-    toml = folder / "model.toml"
-    try:
-        return toml.is_file() and "tflite" in tomllib.loads(read_text(toml))
-    except tomllib.TOMLDecodeError:
-        return False
-
-
-def _pinned_file(toml: Path, table: Any, input_tree: InputTree | None) -> Path:
+def pinned_file(toml: Path, table: Any, input_tree: InputTree | None) -> Path:
     """The file a [tflite] table names inside a toolchain.lock input (fetched if needed)."""
     place = _Place(toml, "[tflite]")
     if not isinstance(table, dict):
@@ -131,7 +119,7 @@ def load_tflite(path: Path, input_tree: InputTree | None = None) -> Model:
     try:
         data = read_toml(toml)
         if "tflite" in data:
-            file = _pinned_file(toml, data["tflite"], input_tree)
+            file = pinned_file(toml, data["tflite"], input_tree)
         else:
             file = path / "model.tflite" if folder else path
         if not file.is_file():
@@ -150,16 +138,12 @@ def load_tflite(path: Path, input_tree: InputTree | None = None) -> Model:
                  source=file, origin=TfliteSource(file, inputs, outputs))
 
 
-def claims(path: Path) -> bool:
-    return path.suffix == ".tflite" or (path.is_dir() and has_tflite(path))
-
-
 def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[np.ndarray]:
     return litert.compute(model.given, inputs, timeout=timeout)
 
 
 FORMAT = ModelFormat(
-    "tflite", claims, load_tflite, import_step="TfliteImport",
+    "tflite", CLAIMS["tflite"], load_tflite, import_step="TfliteImport",
     reference=FrameworkReference("LiteRT", litert.runtime_identity, _reference),
     layers=lambda model: tflite_layers(model.given))
 

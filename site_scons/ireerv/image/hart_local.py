@@ -28,11 +28,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.constants import SH_FLAGS
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
-
 from ireerv.image.dispatch_names import dispatch_macs
 from ireerv.image.hart_slices import EntrySlices
 
@@ -72,6 +67,13 @@ class _Objects:
 
 
 def _read(path: Path, objects: _Objects, root: bool) -> None:
+    # pyelftools is imported where an object is read: loading this module costs a build
+    # that has nothing to do no import.
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.constants import SH_FLAGS
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
     try:
         with path.open("rb") as stream:
             elf = ELFFile(stream)
@@ -204,6 +206,10 @@ def export_order(kernel: Path) -> list[str]:
     """The entry points of the kernel object's library in ordinal order (the table its
     query returns, from that table's relocations), or [] unless it has exactly one library:
     the runtime finds an entry point's row by its ordinal, without comparing names."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
     try:
         with kernel.open("rb") as stream:
             elf = ELFFile(stream)

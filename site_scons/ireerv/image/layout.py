@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+from pathlib import Path
 
 from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
@@ -68,9 +70,17 @@ def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:
 
 
 def inputs_digest(model: Model, size: int | None) -> str:
-    """A digest of the generated inputs: generated data changes rebuild what embeds them."""
-    digest = hashlib.sha256()
-    for array in model.generate_inputs(size):
-        digest.update(f"{array.dtype}{array.shape}".encode())
-        digest.update(array.tobytes())
+    """A digest of what the generated inputs are made from (their specifications and
+    NumPy's version): changed data rebuilds what embeds it, and an unchanged build need
+    not import NumPy to know."""
+    digest = hashlib.sha256(model.inputs_description(size).encode())
+    digest.update(_numpy_version())
     return digest.hexdigest()
+
+
+def _numpy_version() -> bytes:
+    """NumPy's version file: its random generators' streams may change between versions."""
+    spec = importlib.util.find_spec("numpy")
+    if spec is None or spec.origin is None:
+        return b""
+    return Path(spec.origin).with_name("version.py").read_bytes()

@@ -16,8 +16,10 @@ from __future__ import annotations
 import re
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # NumPy is imported where data is made: a no-op build needs none
+    import numpy as np
 
 LARGE = 1 << 20  # bytes: smaller constants stay C (the images of today's models unchanged)
 _ARRAY = re.compile(r"iree_alignas\((\d+)\) static const uint8_t (\w+)\[\] = \{(.*)\};\s*\Z",
@@ -29,6 +31,8 @@ class RodataError(ValueError):
 
 
 def _values(name: str, body: str) -> np.ndarray:
+    import numpy as np
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         values = np.fromstring(body, dtype=np.int64, sep=",")

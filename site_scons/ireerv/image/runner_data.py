@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # NumPy is imported where data is made: a no-op build needs none
+    import numpy as np
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # iree-compile's kernel header declares `<name>_library_query(` for each library.
@@ -26,6 +28,8 @@ class RunnerDataError(ValueError):
 
 def element_type(dtype: np.dtype) -> str:
     """The IREE_HAL_ELEMENT_TYPE_* constant for a NumPy dtype."""
+    import numpy as np
+
     dtype = np.dtype(dtype)
     bits = dtype.itemsize * 8
     if dtype == np.bool_:
@@ -128,6 +132,8 @@ def model_source(
 
 def _tensor(index: int, array: np.ndarray) -> tuple[list[str], str]:
     """Declarations of one input's shape and data, and its descriptor initialiser."""
+    import numpy as np
+
     if not isinstance(array, np.ndarray):
         raise RunnerDataError(f"input {index} is a {type(array).__name__}, not a numpy array")
     etype = element_type(array.dtype)

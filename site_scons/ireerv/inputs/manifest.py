@@ -31,6 +31,7 @@ from ireerv.util.files import sha256_file
 SUFFIX = ".manifest"
 _FORMAT = 1
 _BYTECODE = "__pycache__"
+_SIGNATURE_FORMAT = 2  # stat_signature's rows: 2 is one pass, in the file system's order
 
 
 def manifest_path(entry: Path) -> Path:
@@ -87,14 +88,25 @@ def remove(entry: Path) -> None:
 
 
 def stat_signature(root: Path) -> str:
-    """A digest of every path's name, type, size, mtime, ctime and inode."""
-    digest = hashlib.sha256()
-    for name, item in [(".", None), *_walk(root)]:
-        st = os.lstat(root) if item is None else item.stat(follow_symlinks=False)
-        kind = stat.S_IFMT(st.st_mode)
-        digest.update(f"{name}\0{kind}\0{st.st_mode & 0o111}\0{st.st_size}\0{st.st_mtime_ns}"
-                      f"\0{st.st_ctime_ns}\0{st.st_ino}\n".encode())
-    return digest.hexdigest()
+    """A digest of every path's name, type, mode, size, mtime, ctime and inode.
+
+    Taken on every build that uses the entry, so it is kept cheap: the directories are
+    read in the order the file system gives (the same while a directory is unchanged;
+    a change to one changes its own mtime), and the stat rows are hashed at once."""
+    st = os.lstat(root)
+    rows = [(".", st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)]
+    pending = [str(root)]
+    while pending:
+        with os.scandir(pending.pop()) as it:
+            for item in it:
+                if item.name == _BYTECODE:
+                    continue
+                st = item.stat(follow_symlinks=False)
+                rows.append((item.path, st.st_mode, st.st_size, st.st_mtime_ns,
+                             st.st_ctime_ns, st.st_ino))
+                if stat.S_ISDIR(st.st_mode):
+                    pending.append(item.path)
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
 
 
 def first_difference(entry: Path, recorded: dict[str, str]) -> str | None:
@@ -129,7 +141,10 @@ def _read(entry: Path) -> tuple[str, dict[str, str]] | str:
 
 
 def _stamp(entry: Path, stamps: Path) -> Path:
-    return stamps / hashlib.sha256(str(entry).encode()).hexdigest()[:32]
+    """The stamp of `entry` for this way of taking signatures: checkouts of different
+    versions sharing a cache keep their own stamps, rather than hashing in turn."""
+    name = f"{entry}\n{_SIGNATURE_FORMAT}"
+    return stamps / hashlib.sha256(name.encode()).hexdigest()[:32]
 
 
 def _save_stamp(stamp: Path, key: str) -> None:
