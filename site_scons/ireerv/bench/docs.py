@@ -16,7 +16,7 @@ paragraph, table, list or output block holding it is followed by a line
 
     <sub>Runs: 11b9ae4 (2026-12-03), af5411d (2026-12-04)</sub>
 
-naming the commits whose trees its figures were measured on, newest first, so
+naming the commits that brought its figures into the docs, newest first, so
 two figures that disagree can be told apart and a stale one is seen as old.
 """
 
