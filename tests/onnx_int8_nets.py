@@ -79,6 +79,59 @@ def small_conv(seed: int = 7) -> object:
     return _model(nodes, inits, "small_conv", (1, 2, 12, 12), (1, 5))
 
 
+def operators(seed: int = 5, conv_transpose: bool = True) -> object:
+    """The operators between Q/DQ pairs beyond the contractions: a convolution, a Sigmoid
+    and a Mul of the two (a swish), a LeakyRelu, a Concat of inputs of different scales,
+    a ConvTranspose of stride 2 (or, for the QOperator form, whose quantizer leaves a
+    ConvTranspose in float, a pointwise convolution), a global average pool, Squeeze,
+    Unsqueeze, Transpose, Reshape and a Gemm."""
+    rng = np.random.default_rng(seed)
+    inits = [_init(rng, "w0", (4, 2, 3, 3), 18), _bias(rng, "b0", 4),
+             _init(rng, "w1", (8, 4, 2, 2) if conv_transpose else (4, 8, 1, 1), 32),
+             _bias(rng, "b1", 4), _init(rng, "fc", (4, 3), 4), _bias(rng, "fcb", 3),
+             numpy_helper.from_array(np.array([2, 3], np.int64), "ax23"),
+             numpy_helper.from_array(np.array([1], np.int64), "ax1"),
+             numpy_helper.from_array(np.array([1, 4], np.int64), "shape")]
+    up = (helper.make_node("ConvTranspose", ["cat", "w1", "b1"], ["t"], name="up",
+                           kernel_shape=[2, 2], strides=[2, 2]) if conv_transpose else
+          helper.make_node("Conv", ["cat", "w1", "b1"], ["t"], name="up", kernel_shape=[1, 1]))
+    nodes = [helper.make_node("Conv", ["x", "w0", "b0"], ["c0"], name="conv0",
+                              kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Sigmoid", ["c0"], ["s"], name="sigmoid"),
+             helper.make_node("Mul", ["c0", "s"], ["m"], name="mul"),
+             helper.make_node("LeakyRelu", ["m"], ["l"], name="leaky", alpha=0.1),
+             helper.make_node("Concat", ["l", "c0"], ["cat"], name="concat", axis=1), up,
+             helper.make_node("GlobalAveragePool", ["t"], ["p"], name="pool"),
+             helper.make_node("Squeeze", ["p", "ax23"], ["sq"], name="squeeze"),
+             helper.make_node("Unsqueeze", ["sq", "ax1"], ["us"], name="unsqueeze"),
+             helper.make_node("Transpose", ["us"], ["tr"], name="transpose", perm=[0, 2, 1]),
+             helper.make_node("Reshape", ["tr", "shape"], ["f"], name="reshape"),
+             helper.make_node("Gemm", ["f", "fc", "fcb"], ["y"], name="fc")]
+    return _model(nodes, inits, "operators", (1, 2, 8, 8), (1, 3))
+
+
+def dynamic(float_file: Path, out: Path, seed: int = 3) -> Path:
+    """A convolution and a MatMul quantized by the pinned ONNX Runtime's quantize_dynamic:
+    DynamicQuantizeLinear, ConvInteger and MatMulInteger (int32 sums scaled at run time);
+    the float model is written to `float_file`."""
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    rng = np.random.default_rng(seed)
+    inits = [_init(rng, "w0", (4, 2, 3, 3), 18), _bias(rng, "b0", 4),
+             _init(rng, "fc", (256, 5), 64), _bias(rng, "fcb", 5)]
+    nodes = [helper.make_node("Conv", ["x", "w0", "b0"], ["c0"], name="conv0",
+                              kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c0"], ["r0"], name="relu0"),
+             helper.make_node("Flatten", ["r0"], ["f"], name="flatten"),
+             helper.make_node("MatMul", ["f", "fc"], ["mm"], name="mm"),
+             helper.make_node("Add", ["mm", "fcb"], ["y"], name="bias")]
+    onnx.save(_model(nodes, inits, "dynamic", (1, 2, 8, 8), (1, 5)), str(float_file))
+    quantize_dynamic(str(float_file), str(out), weight_type=QuantType.QInt8,
+                     op_types_to_quantize=["Conv", "MatMul"])
+    return out
+
+
 def _model(nodes, inits, name: str, shape: tuple[int, ...], out: tuple[int, ...]) -> object:
     graph = helper.make_graph(nodes, name,
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],

@@ -53,6 +53,61 @@ def test_qdq_network_reads_as_int8_operators(small: dict[str, Path]) -> None:
     assert 'loc("conv0")' in text
 
 
+@pytest.fixture(scope="module")
+def operators(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The operators' network: QDQ with a ConvTranspose, QOperator without (its quantizer
+    leaves a ConvTranspose in float)."""
+    folder = tmp_path_factory.mktemp("operators")
+    qdq = nets.write_forms(nets.operators(), folder / "with-transpose-conv")["qdq"]
+    forms = nets.write_forms(nets.operators(conv_transpose=False), folder / "plain")
+    return {"qdq": qdq, "qoperator": forms["qoperator"]}
+
+
+def test_operators_between_qdq_pairs_read_as_int8_operators(
+        operators: dict[str, Path]) -> None:
+    for form, kinds in (("qdq", {"TRANSPOSE_CONV"}), ("qoperator", {"CONV_2D"})):
+        path = operators[form]
+        graph = onnx_qdq_nodes.read(onnx_import.prepare(path, {}), path)
+        names = [op.name for op in graph.operators]
+        assert {"MUL", "LOOKUP", "CONCATENATION", "TRANSPOSE"} | kinds <= set(names), form
+        assert names.count("LOOKUP") == 3  # Sigmoid, LeakyRelu, a Concat input's scale
+        assert "QUANTIZE" not in names[1:] and "DEQUANTIZE" not in names[:-1]
+        assert "tosa.transpose_conv2d" in translate(graph, "operators", EXTRA) or \
+            form == "qoperator"
+
+
+def test_transposed_convolution_counts_its_macs(operators: dict[str, Path]) -> None:
+    from ireerv.formats.layer_table import onnx_layers
+
+    found = {layer.name: layer for layer in onnx_layers(operators["qdq"])}
+    assert found["up"].kind == "ConvTranspose"
+    assert found["up"].macs == 8 * 8 * 8 * 4 * 2 * 2  # each input value into 4 x 2x2 outputs
+
+
+def test_lookup_table_is_onnx_runtimes(tmp_path: Path) -> None:
+    """The Sigmoid's table gives what ONNX Runtime's QLinearSigmoid gives, all 256 inputs."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    from ireerv.formats.onnx_qdq_ops import table
+    from ireerv.reference import onnx_runtime
+
+    scales = [numpy_helper.from_array(np.float32(v), n) for n, v in
+              (("xs", 0.05), ("ys", 1 / 255))] + \
+             [numpy_helper.from_array(np.int8(v), n) for n, v in (("xz", 3), ("yz", -128))]
+    node = helper.make_node("QLinearSigmoid", ["x", "xs", "xz", "ys", "yz"], ["y"],
+                            domain="com.microsoft")
+    graph = helper.make_graph([node], "s", [helper.make_tensor_value_info(
+        "x", TensorProto.INT8, (256,))], [helper.make_tensor_value_info(
+            "y", TensorProto.INT8, (256,))], scales)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                    helper.make_opsetid("com.microsoft", 1)])
+    onnx.save(model, str(tmp_path / "s.onnx"))
+    x = np.arange(-128, 128, dtype=np.int8)
+    want = onnx_runtime.compute(tmp_path / "s.onnx", ["x"], [x])[0]
+    got = table(0.05, 3, 1 / 255, -128, lambda v: 1 / (1 + np.exp(-v)))
+    assert (got == want).all()
+
+
 def test_float_model_is_not_qdq(small: dict[str, Path]) -> None:
     assert not onnx_qdq.is_qdq(onnx.load(str(small["float"])))
     assert onnx_qdq.output_step(onnx.load(str(small["float"]))) is None
@@ -173,6 +228,45 @@ def test_layer_check_names_the_convolutions(small: dict[str, Path], tmp_path: Pa
     nodes = {layer.node: layer.op for layer in found}
     assert nodes["conv0"] == "Conv" and nodes["fc"] == "Gemm" and nodes["pool"] != DQ_OP
     assert not any(op in ("QuantizeLinear", DQ_OP) for op in nodes.values())
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_layer_check_passes_on_the_inline_hal(tree: Path, small: dict[str, Path]) -> None:
+    """Its copy's results and transients take 1,536 bytes each: the compiler's CSE had
+    merged their allocations, and 7 of conv0's values came out wrong (runtime/inline_hal)."""
+    out = scons(tree, "layer-check", f"MODEL={small['qdq'].parent}", "BOARD=qemu-virt").stdout
+    assert "all 8 layer outputs match" in out, out[-3000:]
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_operators_run_on_integers(tree: Path, operators: dict[str, Path]) -> None:
+    """Every layer within one step of ONNX Runtime's (layer-check), and both forms run."""
+    qdq = operators["qdq"].parent
+    out = scons(tree, "layer-check", f"MODEL={qdq}", "BOARD=qemu-virt").stdout
+    assert "all 13 layer outputs match" in out, out[-3000:]
+    for model in (qdq, operators["qoperator"].parent):
+        out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt").stdout
+        assert "PASS" in out and "note:" not in out, out[-3000:]
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_dynamic_quantization_contracts_on_integers(tree: Path, tmp_path: Path) -> None:
+    """ConvInteger and MatMulInteger (quantize_dynamic's) go to IREE's importer: their
+    contractions are i8 x i8 -> i32; the run-time scales stay f32, as in ONNX Runtime."""
+    (tmp_path / "dynamic").mkdir()
+    model = nets.dynamic(tmp_path / "float.onnx", tmp_path / "dynamic" / "model.onnx").parent
+    ops = {n.op_type for n in onnx.load(str(model / "model.onnx")).graph.node}
+    assert {"ConvInteger", "MatMulInteger", "DynamicQuantizeLinear"} <= ops
+    scons(tree, "profile", f"MODEL={model}", "BOARD=qemu-virt")
+    doc = json.loads((tree / "build/qemu-virt/dynamic/profile.json").read_text())
+    names = " ".join(f["name"] for f in doc["phases"][-1]["functions"])
+    assert "reduction_4x8x8x2x3x3_i8xi8xi32" in names, names  # the ConvInteger
+    assert "matvec_like_5x256_i8xi8xi32" in names, names  # the MatMulInteger
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt").stdout
+    assert "PASS" in out, out[-3000:]
 
 
 @pytest.mark.upstream

@@ -2,15 +2,15 @@
 // RUNNER_HARTS harts (parallel.c).  With RUNNER_HARTS 1 (the default) nothing
 // changes: every workgroup runs on hart 0 in IREE's own loop.
 
-#ifndef IREERV_PARALLEL_H_
-#define IREERV_PARALLEL_H_
+#ifndef RUNNER_PARALLEL_H_
+#define RUNNER_PARALLEL_H_
 
 #include "iree/base/api.h"
 
 #if !defined(RUNNER_HARTS)
 #define RUNNER_HARTS 1
 #endif
-// From the compiled program (the build's image/dispatch_counts.py): when every
+// From the compiled program (the build's harts/dispatch_counts.py): when every
 // dispatch has one workgroup there is nothing to share, and an image built for
 // several harts is the image of one hart: IREE's own loop, no team.
 #if __has_include("model_dispatches.h")  // absent: any dispatch may be shared
@@ -51,4 +51,4 @@ void runner_harts_print_counts(void);
 }
 #endif
 
-#endif  // IREERV_PARALLEL_H_
+#endif  // RUNNER_PARALLEL_H_

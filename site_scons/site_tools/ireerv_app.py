@@ -15,6 +15,7 @@ from ireerv import formats
 from ireerv.formats.base import ModelError
 from ireerv.image import layout
 from ireerv.image.key import ImageKey
+from ireerv.image.model_build import ModelBuild
 from ireerv.library import app as app_spec
 from ireerv.library import model_source
 from ireerv.util.scons import user_error
@@ -63,14 +64,14 @@ def app_image(env, board, folder: str, model_arg: str):
     plain = env.Clone(APP="", INPUT="")  # each model's library, as `scons library` makes it
     archives, includes, headers = [], [], []
     runtime = None
-    for model, given in zip(models, spec.models, strict=True):
-        nodes = plain.ModelLibrary(board, model, None, model_arg=given)
+    for model in models:
+        nodes = plain.ModelLibrary(board, model, None)
         name = model_source.c_name(model.name)
         archives.append(_named(nodes, f"/lib/lib{name}.a"))
         includes.append(Path(str(_named(nodes, f"/include/{name}.h"))).parent.as_posix())
         runtime = runtime or _named(nodes, "/lib/libireerv.a")
         headers.append(_named(nodes, f"/include/{name}.h"))
-    key = layout.image_key(env, board, models[0], None, "iree", 1, spec.models[0])
+    key = layout.image_key(env, board, ModelBuild.of(models[0], None), "iree", 1)
     idir = key.build_dir()
     benv = env.BoardEnv(board)
     aenv = benv.Clone()

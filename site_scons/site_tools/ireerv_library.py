@@ -13,9 +13,10 @@ from pathlib import Path
 
 from ireerv import simulators, targets
 from ireerv.formats.base import ModelError
-from ireerv.image import hal_exports, inline_hal, iree_build, iree_compile
+from ireerv.image import hal_exports, iree_compile
 from ireerv.library import archives, folder, model_source, package
 from ireerv.paths import PROJECT_ROOT
+from ireerv.runtime import inline_hal, iree_build
 from ireerv.simulators.base import Image, SimulationError
 from ireerv.targets import Target
 from ireerv.util.scons import build_error, short_action, user_error, write_value
@@ -155,14 +156,14 @@ def _measure(target, source, env) -> None:
     Path(str(target[0])).write_text(f"{used}\n")
 
 
-def model_library(env, board, model, size, model_arg: str = "") -> list:
+def model_library(env, board, model, size) -> list:
     """The library folder's files for `model` on `board` (HAL=inline, one hart)."""
     if env.get("HAL", inline_hal.DEFAULT) != "inline":
         user_error(ModelError("the library runs models through the inline HAL: HAL=inline"))
     if board.placement.constants:
         user_error(ModelError(f"placement {board.placement_name!r} stages constants; the "
                               "library takes a placement without staging"))
-    image = env.ModelImage(board, model, size, "iree", harts=1, model_arg=model_arg)
+    image = env.ModelImage(board, model, size, "iree", harts=1)
     lenv = _compile_env(image.env)
     name = model_source.c_name(model.name)
     out = f"{image.key.build_dir()}-library"
@@ -184,7 +185,7 @@ def model_library(env, board, model, size, model_arg: str = "") -> list:
 def _library_target(env, request) -> list:
     """The folder, and its path said on every build (a no-op one too)."""
     nodes = env.ModelLibrary(request.placed_board, request.model,
-                             int(env["SIZE"]) if env["SIZE"] else None, model_arg=env["MODEL"])
+                             int(env["SIZE"]) if env["SIZE"] else None)
     root = Path(str(nodes[0])).parent.parent.as_posix()
     said = env.Alias("library-path", nodes, env.Action(
         lambda target, source, env: print(f"library: {root}"), None))

@@ -72,10 +72,14 @@ class Request:
 
     @cached_property
     def model(self) -> formats.Model:
+        """MODEL resolved, here and only here, into the Model every target takes (its
+        format, the file given, its one spelling `arg` and its folder).  Its pinned files
+        come through the build's fetcher: CACHE_DIR or SHARED_CACHE, fetched only as
+        OFFLINE and MIRRORS allow."""
         try:
-            model = formats.quantized(formats.load_model(self.env["MODEL"],
-                                                         self.env.GetFetcher().path),
-                                      self.env["QUANTIZE"])
+            model = formats.load_model(self.env.get("MODEL_TYPED", self.env["MODEL"]),
+                                       self.env.GetFetcher().path)
+            model = formats.quantized(model, self.env["QUANTIZE"])
             if not self.env.get("INPUT"):
                 return model
             # Checked against the model here, before anything is built.
@@ -101,8 +105,7 @@ class Request:
             return self.env.AppImage(self.placed_board, self.env["APP"], self.env["MODEL"])
         self.env.Tool("ireerv_image")  # for a target whose Tool does not build images itself
         size = int(self.env["SIZE"]) if self.env["SIZE"] else None
-        return self.env.ModelImage(self.placed_board, self.model, size, self.env["RUNTIME"],
-                                   model_arg=self.env["MODEL"])
+        return self.env.ModelImage(self.placed_board, self.model, size, self.env["RUNTIME"])
 
     def built(self, name: str):
         """Target `name`'s nodes, built once; the alias of its name names them."""

@@ -1,10 +1,11 @@
 """QDQ ONNX models read as the TFLite translator's graph, so that they run on the same
 integer kernels as TFLite's int8 models (tflite_tosa.py).
 
-A DequantizeLinear -> {Conv, Gemm, MatMul} -> [Relu | Clip] -> QuantizeLinear chain
-becomes one int8 operator (CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED) whose input,
-weights, int32 bias and output carry the Q/DQ nodes' scales and zero points; the
-pooling, Add, Flatten and Reshape between Q/DQ pairs become their int8 operators.
+A DequantizeLinear -> {Conv, ConvTranspose, Gemm, MatMul} -> [Relu | Clip] ->
+QuantizeLinear chain becomes one int8 operator (CONV_2D, DEPTHWISE_CONV_2D,
+TRANSPOSE_CONV or FULLY_CONNECTED) whose input, weights, int32 bias and output carry
+the Q/DQ nodes' scales and zero points; the pooling, Add, Mul, Concat, the reshapes,
+Transpose, Sigmoid, LeakyRelu and Softmax between Q/DQ pairs become int8 operators.
 uint8 tensors are read as int8 with 128 taken off their values and zero points (the
 same real numbers).  Activations are NHWC inside (transposes where ONNX's NCHW meets an
 operator that cares); each operator's output tensor is named after its ONNX node, which
@@ -168,6 +169,38 @@ class Reader:
             raise NotInteger(f"{self.path}: node {node.name!r} ({node.op_type}): input "
                              f"{name!r} is not a constant through a DequantizeLinear")
         return self.weights[name]
+
+
+def node_attrs(node) -> dict:
+    from onnx import helper
+
+    return {a.name: helper.get_attribute_value(a) for a in node.attribute}
+
+
+def bias_tensor(r: Reader, node, name: str | None, x: Tensor, w_scale: np.ndarray,
+          channels: int) -> int:
+    """The int32 bias at scale x_scale * w_scale[c] (rescaled if given at another)."""
+    if not name:
+        return -1
+    data, scale, zero, _ = r.const_weights(node, name)
+    if data.dtype != np.int32 or zero.any():
+        raise NotInteger(f"{r.path}: node {node.name!r}: bias {name!r} is not int32 with "
+                         "zero point 0")
+    want = x.scale[0] * np.broadcast_to(w_scale, (channels,))
+    have = np.broadcast_to(scale, (channels,))
+    if not np.allclose(have, want, rtol=1e-6, atol=0):
+        data = np.round(data.astype(np.float64) * have / want).astype(np.int32)
+    return r.add(Tensor(name, (channels,), "i32", tuple(want), (0,) * channels, 0,
+                        data.astype(np.int32)))
+
+
+def weights_tensor(r: Reader, node, name: str, data: np.ndarray, scale: np.ndarray,
+                    zero: np.ndarray, axis: int) -> int:
+    if len(set(zero.tolist())) > 1:
+        raise NotInteger(f"{r.path}: node {node.name!r}: weights with per-channel zero points")
+    scales = tuple(float(s) for s in scale)
+    return r.add(Tensor(name, data.shape, "i8", scales, (int(zero[0]),) * len(scales), axis,
+                        data))
 
 
 def output_step(model) -> float | None:

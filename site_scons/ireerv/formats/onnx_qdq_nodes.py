@@ -1,6 +1,7 @@
 """The ONNX nodes of a QDQ model as the TFLite translator's int8 operators: `read` walks
 the model's nodes in graph order and writes each one's (onnx_qdq.Reader holds the graph
-being written)."""
+being written; onnx_qdq_ops.py has Mul, Concat, Sigmoid, LeakyRelu, Transpose and
+ConvTranspose)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,17 @@ from pathlib import Path
 
 import numpy as np
 
-from ireerv.formats.onnx_qdq import DQ, NotInteger, Reader, _int8
+from ireerv.formats import onnx_qdq_ops
+from ireerv.formats.onnx_qdq import (
+    DQ,
+    NotInteger,
+    Reader,
+    _int8,
+    bias_tensor,
+    node_attrs,
+    weights_tensor,
+)
 from ireerv.formats.tflite_reader import Tensor, TfliteGraph
-
-
-def _attrs(node) -> dict:
-    from onnx import helper
-
-    return {a.name: helper.get_attribute_value(a) for a in node.attribute}
 
 
 def _dequantize(r: Reader, node) -> None:
@@ -60,34 +64,8 @@ def _quantize(r: Reader, node) -> None:
     r.acts[node.output[0]] = (out, nhwc)
 
 
-def _bias(r: Reader, node, name: str | None, x: Tensor, w_scale: np.ndarray,
-          channels: int) -> int:
-    """The int32 bias at scale x_scale * w_scale[c] (rescaled if given at another)."""
-    if not name:
-        return -1
-    data, scale, zero, _ = r.const_weights(node, name)
-    if data.dtype != np.int32 or zero.any():
-        raise NotInteger(f"{r.path}: node {node.name!r}: bias {name!r} is not int32 with "
-                         "zero point 0")
-    want = x.scale[0] * np.broadcast_to(w_scale, (channels,))
-    have = np.broadcast_to(scale, (channels,))
-    if not np.allclose(have, want, rtol=1e-6, atol=0):
-        data = np.round(data.astype(np.float64) * have / want).astype(np.int32)
-    return r.add(Tensor(name, (channels,), "i32", tuple(want), (0,) * channels, 0,
-                        data.astype(np.int32)))
-
-
-def _weights_tensor(r: Reader, node, name: str, data: np.ndarray, scale: np.ndarray,
-                    zero: np.ndarray, axis: int) -> int:
-    if len(set(zero.tolist())) > 1:
-        raise NotInteger(f"{r.path}: node {node.name!r}: weights with per-channel zero points")
-    scales = tuple(float(s) for s in scale)
-    return r.add(Tensor(name, data.shape, "i8", scales, (int(zero[0]),) * len(scales), axis,
-                        data))
-
-
 def _conv(r: Reader, node) -> None:
-    a = _attrs(node)
+    a = node_attrs(node)
     if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
         raise NotInteger(f"{r.path}: node {node.name!r} (Conv) with auto_pad")
     x = r.nhwc(node.input[0])
@@ -113,14 +91,14 @@ def _conv(r: Reader, node) -> None:
         for g in range(groups):  # groups as one convolution with zeros between them
             weights[g * size:(g + 1) * size, :, :, g * per_group:(g + 1) * per_group] = \
                 np.transpose(data[g * size:(g + 1) * size], (0, 2, 3, 1))
-    w = _weights_tensor(r, node, node.input[1], np.ascontiguousarray(weights), scale, zero, axis)
-    b = _bias(r, node, node.input[2] if len(node.input) > 2 else None, tx, scale, outs)
+    w = weights_tensor(r, node, node.input[1], np.ascontiguousarray(weights), scale, zero, axis)
+    b = bias_tensor(r, node, node.input[2] if len(node.input) > 2 else None, tx, scale, outs)
     out, act = r.result(node, (n, oh, ow, outs), True)
     r.op(kind, [x, w, b], [out], **options, **act)
 
 
 def _gemm(r: Reader, node) -> None:
-    a = _attrs(node)
+    a = node_attrs(node)
     if a.get("alpha", 1.0) != 1.0 or a.get("beta", 1.0) != 1.0 or a.get("transA", 0):
         raise NotInteger(f"{r.path}: node {node.name!r} (Gemm) with alpha, beta or transA")
     x = r.plain(node.input[0])
@@ -130,9 +108,9 @@ def _gemm(r: Reader, node) -> None:
     if not a.get("transB", 0):
         data, axis = data.T, 1 - axis
     outs = data.shape[0]
-    w = _weights_tensor(r, node, node.input[1], np.ascontiguousarray(data), scale, zero, 0)
+    w = weights_tensor(r, node, node.input[1], np.ascontiguousarray(data), scale, zero, 0)
     bias = node.input[2] if len(node.input) > 2 else None
-    b = _bias(r, node, bias, r.tensors[x], scale, outs)
+    b = bias_tensor(r, node, bias, r.tensors[x], scale, outs)
     out, act = r.result(node, r.shapes[node.output[0]], False)
     r.op("FULLY_CONNECTED", [x, w, b], [out], WeightsFormat=0, **act)
 
@@ -145,7 +123,7 @@ def _global_average(r: Reader, node) -> None:
 
 
 def _pool(r: Reader, node) -> None:
-    a = _attrs(node)
+    a = node_attrs(node)
     if a.get("ceil_mode", 0) or a.get("count_include_pad", 0) or a.get("dilations", [1, 1]) \
             != [1, 1] or a.get("auto_pad", "NOTSET") not in (b"NOTSET", "NOTSET"):
         raise NotInteger(f"{r.path}: node {node.name!r} ({node.op_type}) with ceil_mode, "
@@ -212,7 +190,7 @@ def _softmax(r: Reader, node) -> None:
     output quantisation allows, else in f32 between the int8 tensors (tflite_tosa)."""
     x = r.plain(node.input[0])
     rank = len(r.tensors[x].shape)
-    if _attrs(node).get("axis", -1) not in (-1, rank - 1):
+    if node_attrs(node).get("axis", -1) not in (-1, rank - 1):
         raise NotInteger(f"{r.path}: node {node.name!r} (Softmax) over another axis than the "
                          "last")
     out, act = r.result(node, r.tensors[x].shape, False)
@@ -225,7 +203,8 @@ HANDLERS: dict[str, Callable[[Reader, object], None]] = {
     DQ: _dequantize, "QuantizeLinear": _quantize, "Conv": _conv, "Gemm": _gemm,
     "MatMul": lambda r, node: _gemm(r, node), "GlobalAveragePool": _global_average,
     "MaxPool": _pool, "AveragePool": _pool, "Add": _add, "Flatten": _reshape,
-    "Reshape": _reshape, "Softmax": _softmax,
+    "Reshape": _reshape, "Squeeze": _reshape, "Unsqueeze": _reshape, "Softmax": _softmax,
+    **onnx_qdq_ops.HANDLERS,
 }
 
 

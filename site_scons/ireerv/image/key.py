@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ireerv.boards import Board, board_with_role, load_board
-from ireerv.formats import given_data
-from ireerv.image import inline_hal
+from ireerv.formats import given_data, is_named
 from ireerv.paths import BUILD, PROJECT_ROOT
+from ireerv.runtime import inline_hal
 from ireerv.softfloat import choices as softfloat
 
 # SHAPES: how the build compiles a model with dynamic dimensions.  static: for the
@@ -195,7 +195,7 @@ class ImageKey:
 def _portable_model(model: str) -> str:
     """MODEL for a build in another folder: a name stays a name, a path inside the project
     stays relative to its top, any other path becomes absolute."""
-    if model and "/" not in model and (PROJECT_ROOT / "models" / model).is_dir():
+    if is_named(model):
         return model  # a name in models/
     resolved = Path(model).resolve()
     if resolved.is_relative_to(PROJECT_ROOT):
