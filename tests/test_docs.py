@@ -59,7 +59,9 @@ def _image_variables() -> list[str]:
                                 board=board_with_role("main").name,
                                 placement=image_key.DEFAULT_PLACEMENT, size=4, default_size=4,
                                 values={})
+    # Optional settings (APP, INPUT) are named only when given: not in a default key's.
     names = [arg.split("=", 1)[0] for arg in key.scons_args()]
+    names += [s.variable for s in image_key.SETTINGS if s.optional]
     assert {s.variable for s in image_key.SETTINGS} <= set(names)
     return names
 
