@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from conftest import needs_qemu, needs_tool, require_input
 
+from ireerv import boards, paths
 from ireerv.image import runner_data
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
@@ -297,6 +298,8 @@ def test_matmul_image_runs_on_qemu(profile: str, runtimes: Callable[[str], Runti
         "bsp_cycles.h": "#include <stdint.h>\nuint64_t bsp_cycles(void);\n",
         "bsp_memory.h": "#include <stddef.h>\nsize_t bsp_stack_used(void);\n"
                         "size_t bsp_heap_peak(void);\n",
+        # The board's facts the runner reads (qemu-virt's: one hart runs this image).
+        "bsp_config.h": boards.config_header(boards.load_board("qemu-virt")),
     }
     for name, text in sources.items():
         (tmp_path / name).write_text(text)
@@ -304,7 +307,8 @@ def test_matmul_image_runs_on_qemu(profile: str, runtimes: Callable[[str], Runti
     cflags = [*BOARD_CFLAGS, *toolchain.libc_flags(), "-Os", "-ffunction-sections",
               "-fdata-sections", *("-D" + d for d in runtime.defines),
               *(f"-isystem{d}" for d in runtime.include_dirs),
-              f"-I{iree_build.RUNNER_DIR}", f"-I{tmp_path}"]
+              f"-I{iree_build.RUNNER_DIR}", f"-I{tmp_path}",
+              f"-I{paths.PROJECT_ROOT / 'bsp' / 'include'}"]
     objects = []
     runner = [iree_build.RUNNER_DIR / name
               for name in ("runner.c", "parallel.c", "host_allocator.c")]
