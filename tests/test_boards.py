@@ -127,6 +127,8 @@ def write_board(root: Path, name: str, text: str) -> Path:
         shutil.copy(COMMON_DIR / library, root / "common")
     (root / name / "board.toml").write_text(text)
     (root / name / "board.c").write_text("")
+    for header in (BSP_DIR / name).glob("*.h"):  # the board's hooks for the runner
+        shutil.copy(header, root / name)
     return root
 
 

@@ -1,6 +1,6 @@
-"""HARTS=auto's cost rule (runtime/runner/hart_plan.c), compiled for the host: its
-bisection over hart 0's share finds what a scan of every share finds, and a further
-hart must beat fewer by 1/64."""
+"""HARTS=auto's cost rule (runtime/runner/hart_plan.c), compiled for the host with the main
+board's figures (board.toml [sharing], through bsp_config.h): its bisection over hart 0's
+share finds what a scan of every share finds, and a further hart must beat fewer by 1/64."""
 
 from __future__ import annotations
 
@@ -11,24 +11,28 @@ from pathlib import Path
 import host_c
 import pytest
 
+from ireerv import boards
 from ireerv.paths import PROJECT_ROOT
 
 RUNNER = PROJECT_ROOT / "runtime/runner"
 STUBS = Path(__file__).parent / "data/hart_plan"
 IN_PLACE, LOCAL, FETCH_BOUND = 0, 1, 2
-CAP16 = {LOCAL: 21, FETCH_BOUND: 20}
-HELPER16 = {LOCAL: 17, FETCH_BOUND: 17}
-FETCH_BOUND_SLOW16 = {2: 27, 3: 39, 4: 51}  # measured on the f32 matmuls
-LOCAL_SLOW16 = {2: 24, 3: 32, 4: 43}  # the port's caps for 2 and for 3 or 4 harts
-COPY_IN, WRITE_BACK, OVERHEAD = 26, 24, 2000
+BOARD = boards.board_with_role("main")
+SHARING = BOARD.sharing
+assert SHARING is not None
+CAP16 = {LOCAL: SHARING.cap16["local"], FETCH_BOUND: SHARING.cap16["fetch_bound"]}
+HELPER16 = SHARING.helper16
+BUSY16 = {LOCAL: SHARING.busy16["local"], FETCH_BOUND: SHARING.busy16["fetch_bound"]}
+COPY_IN, WRITE_BACK = SHARING.copy_in_cycles, SHARING.write_back_cycles
+OVERHEAD = SHARING.overhead_cycles
 
 
 def _predict(rest: int, a0: int, mode: int, b: tuple[int, int, int], n: int, k: int) -> int:
     """The rule as written before the bisection: every quantity as hart_plan.c computes it."""
-    slow = (FETCH_BOUND_SLOW16 if mode == FETCH_BOUND else LOCAL_SLOW16)[n]
+    slow = BUSY16[mode][n - 1]
     per = (rest - k + n - 2) // (n - 1)
     mine = a0 * k * slow // 16
-    theirs = a0 * per * slow // 16 * HELPER16[mode] // 16
+    theirs = a0 * per * slow // 16 * HELPER16 // 16
     if mode == LOCAL:
         inbound = b[0] + b[1] * per // rest
         theirs += (n - 1) * (inbound // 4) * COPY_IN
@@ -51,8 +55,10 @@ def _scan(rest: int, a0: int, mode: int, b: tuple[int, int, int]) -> tuple[int, 
 
 @pytest.fixture(scope="module")
 def plan(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return host_c.build(tmp_path_factory.mktemp("plan"), "plan",
-                        [STUBS / "main.c", RUNNER / "hart_plan.c"], [STUBS, RUNNER])
+    folder = tmp_path_factory.mktemp("plan")
+    (folder / boards.CONFIG_HEADER).write_text(boards.config_header(BOARD))
+    return host_c.build(folder, "plan", [STUBS / "main.c", RUNNER / "hart_plan.c"],
+                        [folder, STUBS, RUNNER])
 
 
 def test_the_bisection_chooses_as_the_scan_does(plan: Path) -> None:

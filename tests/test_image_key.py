@@ -88,7 +88,8 @@ def test_the_default_is_the_reference_release() -> None:
     assert key.scons_args() == [
         "MODEL=matmul", "BOARD=cluster4", "PLACEMENT=default", "SIZE=4", "RUNTIME=iree",
         f"SOFTFLOAT={image_key.setting('SOFTFLOAT').default}", "TOOLCHAIN=debian", "HARTS=auto",
-        "SHAPES=static", "HAL=inline", "PROFILE=release", "REPEAT=2", "TUNING=model"]
+        "SHAPES=static", "HAL=inline", "PROFILE=release", "REPEAT=2", "TUNING=model",
+        "QUANTIZE=model"]
 
 
 def test_a_new_setting_needs_only_its_line(monkeypatch: pytest.MonkeyPatch) -> None:

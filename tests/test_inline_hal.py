@@ -49,3 +49,28 @@ def test_located_initializers_end_at_their_own_brace() -> None:
     text = inline_hal.outline_initializers(located)
     assert text.count("util.call @__ireerv_initializer_") == 2
     assert '  } loc("m.mlir":2:1)\n  util.func public' in text
+
+
+def test_repeated_allocations_get_calls_of_their_own() -> None:
+    """The compiler's VM CSE merges allocations of equal operands (its import is declared
+    free of side effects): results and transients of equal size shared one buffer."""
+    body = ("  util.func public @f() {\n"
+            "    %c64 = arith.constant 64 : index\n    %c1536 = arith.constant 1536 : index\n"
+            "    %b0, %s0 = hal_inline.buffer.allocate alignment(%c64) : !hal.buffer{%c1536} "
+            'in !util.buffer loc("m":1:1)\n'
+            "    %b1, %s1 = hal_inline.buffer.allocate alignment(%c64) : !hal.buffer{%c1536} "
+            'in !util.buffer loc("m":2:1)\n'
+            "    %b2, %s2 = hal_inline.buffer.allocate alignment(%c64) : !hal.buffer{%c1536} "
+            "in !util.buffer\n"
+            "    %b3, %s3 = hal_inline.buffer.allocate alignment(%c64) : !hal.buffer{%c64} "
+            "in !util.buffer\n    util.return\n  }\n")
+    text = inline_hal.distinct_allocations(HAL_PHASE + body)
+    assert text.startswith(HAL_PHASE)  # the rest left as it was
+    tail = text[len(HAL_PHASE):]
+    assert "%__ireerv_alignment_1 = arith.constant 128 : index\n    %b1, %s1 = " in tail
+    assert "%__ireerv_alignment_2 = arith.constant 256 : index\n    %b2, %s2 = " in tail
+    assert 'alignment(%__ireerv_alignment_1) : !hal.buffer{%c1536} in !util.buffer loc("m":2:1)' \
+        in tail
+    assert "%b0, %s0 = hal_inline.buffer.allocate alignment(%c64)" in tail
+    assert "%b3, %s3 = hal_inline.buffer.allocate alignment(%c64)" in tail  # another size
+    assert inline_hal.distinct_allocations(text) == text

@@ -39,7 +39,7 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
     ("argument", "message"),
     [
         ("MODEL=nosuch", "unknown model 'nosuch'; models: ad, ad-float, elementwise, kws, "
-                         "kws-float, matmul, mlp, qmatmul"),
+                         "kws-float, kws-onnx, matmul, mlp, qmatmul"),
         ("BOARD=nosuch", "Invalid value for enum variable 'BOARD': 'nosuch'"),
         ("SHAPES=any", "Invalid value for enum variable 'SHAPES': 'any'"),
         ("SIZE=-3", "SIZE must be a positive whole number"),

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "bsp.h"
+#include "bsp_decimal.h"
 
 static void put_str(const char *s) {
   while (*s) bsp_putc(*s++);
@@ -12,10 +13,7 @@ static void put_str(const char *s) {
 static void put_u32(uint32_t value) {
   char digits[10];
   int n = 0;
-  do {
-    digits[n++] = (char)('0' + value % 10);
-    value /= 10;
-  } while (value);
+  BSP_DECIMAL_DIGITS32(value, digits, n);
   while (n) bsp_putc(digits[--n]);
 }
 

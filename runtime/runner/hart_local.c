@@ -1,5 +1,5 @@
 // Harts 1.. running their share of a dispatch from their own scratchpads
-// (hart_local.h says why).
+// (hart_local.h: what it offers parallel.c).
 //
 // The scratchpad rule (bsp/README.md): a core must not issue an access to its
 // own scratchpad while one of its shared-path accesses is still in flight.
@@ -46,7 +46,7 @@
 #include "bsp_cycles.h"
 #include "hart_local_check.h"
 #include "runner.h"
-#include "shared_copy.h"
+#include "workgroups.h"
 
 // Per entry point, at its ordinal: its read-only and write-only bindings
 // (iree-compile's executable sources, hart_local_check.h), and the fewest
@@ -80,12 +80,9 @@ static const iree_hal_executable_library_v0_t* find_library(
 
 // The index in entries[] of a library's entry point `ordinal` (-1: not in the
 // table).  The build lists the entry points of the kernel's one library by
-// ordinal (hart_local.py export_order): no names to compare (comparing them
-// cost kws about 17,000 cycles a call, and their strings sat in core 0's
-// scratchpad).
-static int find_entry(const iree_hal_executable_library_v0_t* library,
-                      iree_host_size_t ordinal) {
-  (void)library;  // find_library's, and with one library it is that one
+// ordinal (hart_local.py export_order): no names to compare (their strings
+// would sit in core 0's scratchpad, and comparing them cost every dispatch).
+static int find_entry(iree_host_size_t ordinal) {
   return runner_model.library_count == 1 &&
                  ordinal < RUNNER_HART_LOCAL_ENTRY_COUNT
              ? (int)ordinal
@@ -96,7 +93,7 @@ uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
                             iree_host_size_t ordinal) {
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
-  const int i = library ? find_entry(library, ordinal) : -1;
+  const int i = library ? find_entry(ordinal) : -1;
   return i >= 0 ? entries[i].floor : 0;
 }
 
@@ -105,7 +102,7 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
                               uint32_t binding_count) {
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
-  const int i = library ? find_entry(library, ordinal) : -1;
+  const int i = library ? find_entry(ordinal) : -1;
   if (i < 0 || entries[i].floor || entries[i].mode != RUNNER_LOCAL_MODE_LOCAL) {
     return false;
   }
@@ -116,17 +113,17 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
 
 #if defined(BSP_HART_LOCAL_ORIGIN) && RUNNER_HART_LOCAL
 
+#include "bsp_shared_copy.h"  // the board's copy under its memory rule
+
 #define LOCAL_STACK (16 * 1024)
-#define MAX_BINDINGS 32
 #define MAX_CONSTANTS 64
 
 // Workgroup (x, y, z) reads or writes only the bytes [base + step . (x, y, z),
 // + length) of binding `binding` (from the compiler's distribution:
-// site_scons/ireerv/image/hart_slices.py).
-// Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of the
-// binding, base counted from push constant `constant` when that is not -1
-// (IREE binds whole buffers and passes the offsets as push constants).
-// `filled`: the workgroup writes every byte of its range.
+// site_scons/ireerv/image/hart_slices.py), base counted from push constant
+// `constant` when that is not -1 (IREE binds whole buffers and passes the
+// offsets as push constants).  `filled`: the workgroup writes every byte of
+// its range.
 typedef struct runner_slice_t {
   uint32_t binding;
   int32_t base;
@@ -137,7 +134,7 @@ typedef struct runner_slice_t {
 } runner_slice_t;
 
 #define MAX_SLICES 16  // per dispatch; bindings beyond are copied whole
-#define MAX_RANGES (MAX_SLICES + MAX_BINDINGS)
+#define MAX_RANGES (MAX_SLICES + RUNNER_MAX_BINDINGS)
 
 // Bytes [from, to) of a binding, copied in or written back; `own`: the hart's
 // workgroups write every one of them.
@@ -145,9 +142,9 @@ typedef struct range_t {
   uint32_t binding, from, to, own;
 } range_t;
 
-// What hart 0 publishes for a dispatch besides the job record (kept apart so
-// that parallel.c's record, and the code of images whose harts run in place,
-// stay as they were).  Harts copy in one after the other (wait_turn):
+// What hart 0 publishes for a dispatch besides the job record (apart from
+// it: images whose harts run in place need none of it).  Harts copy in one
+// after the other (wait_turn):
 // `sequence` numbers the dispatch, and copied[h] is the last sequence hart h
 // finished copying in for.
 typedef struct published_t {
@@ -181,10 +178,10 @@ typedef struct local_frame_t {
   published_t published;
   iree_hal_executable_environment_v0_t environment;
   iree_hal_executable_dispatch_state_v0_t dispatch;
-  void* bindings[MAX_BINDINGS];
-  size_t lengths[MAX_BINDINGS];
-  uint8_t* shared[MAX_BINDINGS];
-  uint8_t* originals[MAX_BINDINGS];
+  void* bindings[RUNNER_MAX_BINDINGS];
+  size_t lengths[RUNNER_MAX_BINDINGS];
+  uint8_t* shared[RUNNER_MAX_BINDINGS];
+  uint8_t* originals[RUNNER_MAX_BINDINGS];
   range_t ranges[MAX_RANGES];  // the bytes copied, written
   uint32_t range_count;
   uint32_t* resident_map;  // NULL: nothing kept (resident_span() is 0)
@@ -199,18 +196,18 @@ static inline uint8_t* align64(uint8_t* p) {
 }
 
 // Shared-path words into the scratchpad (one or two copies), under the
-// scratchpad rule (shared_copy.h).
+// scratchpad rule (bsp_shared_copy.h).
 static void copy_in(uint32_t* copy, uint32_t* second, const uint32_t* shared,
                     uint32_t bytes) {
   const uint32_t* end = shared + bytes / 4;
   const uint32_t* whole = shared + (bytes / 32) * 8;
   if (!second) {
-    copy = runner_copy_blocks(copy, shared, whole);
+    copy = bsp_copy_blocks(copy, shared, whole);
     shared = whole;
   }
   for (; shared < whole; shared += 8, copy += 8) {
     uint32_t word;
-    RUNNER_COPY_EIGHT_WORDS(word, shared, copy);
+    BSP_COPY_EIGHT_WORDS(word, shared, copy);
     if (second) {
       for (unsigned i = 0; i < 8; ++i) second[i] = copy[i];
       second += 8;
@@ -346,10 +343,9 @@ static void write_back_zeroed(uint8_t* shared, const uint32_t* work,
 #endif
 
 // All of it, whole words, eight at a time: for bytes only this hart writes
-// (a range its workgroups tile).  An int8 output's zero byte no longer sends
-// its block of eight words through byte stores, up to five shared-path
-// transactions a word (vww's 8-to-16-channel 1x1 layer on 3 harts, in a
-// trial: 1,179,494 cycles with them, 1,150,635 without).
+// (a range its workgroups tile).  An int8 output's zero byte sends no block
+// of eight words through byte stores, up to five shared-path transactions a
+// word.
 static void write_back_own(uint8_t* shared, const uint32_t* work,
                            uint32_t bytes) {
   const uint32_t words = bytes / 4, blocks = words & ~7u;
@@ -432,7 +428,7 @@ static bool tiles(const runner_slice_t* s,
 // The bytes of each binding that workgroups [begin, end) touch: the union of
 // each slice's over those workgroups (whole words, within the binding), and
 // all of a binding without slices.  The ids are stepped as the workgroup loop
-// steps them (a divide costs up to 35 cycles).
+// steps them (workgroups.h).
 static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
   const iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
@@ -449,18 +445,17 @@ static void share_ranges(local_frame_t* f, uint32_t begin, uint32_t end) {
     if (s->step[0] | s->step[1] | s->step[2]) {
       own = tiles(s, d);
       lo = INT32_MAX, hi = INT32_MIN;
-      uint32_t id[3] = {begin % d->workgroup_count_x,
-                        (begin % per_z) / d->workgroup_count_x, begin / per_z};
+      uint32_t id[3];
+      RUNNER_WORKGROUP_AT(begin, d->workgroup_count_x, per_z, id[0], id[1],
+                          id[2]);
       for (uint32_t w = begin; w < end; ++w) {
         const int32_t at = base + s->step[0] * (int32_t)id[0] +
                            s->step[1] * (int32_t)id[1] +
                            s->step[2] * (int32_t)id[2];
         if (at < lo) lo = at;
         if (at + (int32_t)s->length > hi) hi = at + (int32_t)s->length;
-        if (++id[0] == d->workgroup_count_x) {
-          id[0] = 0;
-          if (++id[1] == d->workgroup_count_y) id[1] = 0, ++id[2];
-        }
+        RUNNER_WORKGROUP_STEP(id[0], id[1], id[2], d->workgroup_count_x,
+                              d->workgroup_count_y);
       }
     }
     const int32_t bytes = (int32_t)round_word(f->lengths[s->binding]);
@@ -572,12 +567,11 @@ static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
 
 // Hart h >= 2 starts its copies when hart h - 1 has finished its own: the
 // shared path serves one transaction at a time, so harts copying at once all
-// finish late (qmatmul64 on 4 harts: about 98,000 cycles for each of them),
-// while in turn the first starts computing after a third of that and the
-// last about when it did before; their write-backs then come apart too.
-// Between two looks at the flag (one shared-path load each) a chain of
-// divides waits about 300 cycles while fetching next to nothing (a spinning
-// hart would take the fetch port from the computing ones).  Hart h - 1 has
+// finish late, while in turn the first starts computing early and the last
+// about when it did before; their write-backs then come apart too.  Between
+// two looks at the flag (one shared-path load each) a chain of eight divides
+// waits while fetching next to nothing (a spinning hart would take the fetch
+// port from the computing ones).  Hart h - 1 has
 // work whenever hart h has (parallel.c gives the larger shares to the lower
 // harts), so it comes here too, and passes the turn on even when its copies
 // do not fit.  The wait is bounded all the same: past it the hart copies at
@@ -620,13 +614,14 @@ static void set_up_mirror(uint8_t* base, unsigned hart, uint8_t** limit) {
   *limit = mirror;
 }
 
-// Runs on the hart's own stack (on_stack): touches the shared path only
-// through copy_in, wait_turn, store_bytes, store_words and store_block8.
-static inline uint32_t cycles(void) { return bsp_cycles32(); }
-
+// Workgroups [begin, end) of the published dispatch on hart `hart`, from its
+// own scratchpad: copies in, runs, writes back.  Runs on the hart's own stack
+// (on_stack) and touches the shared path only through copy_in, wait_turn,
+// store_bytes, store_words and store_block8.  Returns an iree_status_code_t,
+// or RUNNER_LOCAL_DOES_NOT_FIT when the copies do not fit (nothing ran).
 static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
                             uint32_t begin, uint32_t end) {
-  const uint32_t start = cycles();
+  const uint32_t start = bsp_cycles32();
   uint8_t* base = (uint8_t*)(BSP_HART_LOCAL_ORIGIN + hart * BSP_HART_LOCAL_LENGTH);
   uint8_t* limit = base + BSP_HART_LOCAL_LENGTH - LOCAL_STACK;
   set_up_mirror(base, hart, &limit);
@@ -643,13 +638,14 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
           (const uint32_t*)f->job.dispatch_state, sizeof f->dispatch);
   iree_hal_executable_dispatch_state_v0_t* d = &f->dispatch;
   uint8_t* local_memory = NULL;
-  if (d->binding_count > MAX_BINDINGS || d->constant_count > MAX_CONSTANTS ||
+  if (d->binding_count > RUNNER_MAX_BINDINGS ||
+      d->constant_count > MAX_CONSTANTS ||
       !copy_bindings(f, (uint8_t*)(f + 1), limit, &local_memory, begin, end)) {
     store_bytes(&copied[hart], f->published.sequence, 15);  // next hart's turn
     return RUNNER_LOCAL_DOES_NOT_FIT;
   }
   store_bytes(&copied[hart], f->published.sequence, 15);  // next hart's turn
-  store_bytes(&f->job.copy_cycles[hart], cycles() - start, 15);
+  store_bytes(&f->job.copy_cycles[hart], bsp_cycles32() - start, 15);
   const uint32_t per_z = d->workgroup_count_x * d->workgroup_count_y;
   iree_hal_executable_workgroup_state_v0_t* w = &f->workgroup;
   *w = (iree_hal_executable_workgroup_state_v0_t){
@@ -663,13 +659,9 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   uint32_t code = IREE_STATUS_OK;
   for (uint32_t i = begin; i < end && code == IREE_STATUS_OK; ++i) {
     if (f->job.fn(&f->environment, d, w)) code = IREE_STATUS_INTERNAL;
-    if (++w->workgroup_id_x == d->workgroup_count_x) {
-      w->workgroup_id_x = 0;
-      if (++w->workgroup_id_y == d->workgroup_count_y) {
-        w->workgroup_id_y = 0;
-        ++w->workgroup_id_z;
-      }
-    }
+    RUNNER_WORKGROUP_STEP(w->workgroup_id_x, w->workgroup_id_y,
+                          w->workgroup_id_z, d->workgroup_count_x,
+                          d->workgroup_count_y);
   }
   for (uint32_t k = 0; k < f->range_count; ++k) {
     const range_t* r = &f->ranges[k];
@@ -890,7 +882,7 @@ void runner_local_prepare(
   const iree_hal_executable_library_v0_t* library =
       find_library(executable, ordinal);
   if (!library || library->imports.count || library->constants.count) return;
-  const int i = find_entry(library, ordinal);
+  const int i = find_entry(ordinal);
   if (i >= 0) {
     job->mode = entries[i].mode;
     if (job->mode != RUNNER_LOCAL_MODE_LOCAL) return;

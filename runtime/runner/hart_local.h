@@ -1,9 +1,9 @@
 // Harts 1.. running their share of a dispatch from their own scratchpads.
 //
 // On the cluster every data access of harts 1-3 to core 0's scratchpad
-// crosses the shared path: about 22 cycles, one transaction at a time for the
-// whole cluster.  When the kernels allow it (hart_local.h, generated from the
-// kernel objects: RUNNER_HART_LOCAL), a woken hart copies the dispatch state,
+// crosses the shared path, one transaction at a time for the whole cluster.
+// When the kernels allow it (hart_local_check.h, generated from the kernel
+// objects: RUNNER_HART_LOCAL), a woken hart copies the dispatch state,
 // the environment and every binding into its own scratchpad, runs its
 // workgroups there on a stack of its own, and writes back the bytes its
 // workgroups changed.  See hart_local.c for how the scratchpad rule holds.
@@ -58,8 +58,7 @@ uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
 
 // Whether dispatch `ordinal` only moves data (no MACs: its floor unknown) and
 // a hart sharing it would copy a read-write binding whole, in and out: IREE's
-// copies into part of a larger buffer (vww's input into its padded buffer:
-// 1,720,911 cycles on 2 harts, 103,988 on hart 0 alone).
+// copies into part of a larger buffer (docs/harts.md).
 bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
                               iree_host_size_t ordinal,
                               uint32_t binding_count);

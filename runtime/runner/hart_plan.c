@@ -5,20 +5,17 @@
 // (hart_local_check.h), the bytes a hart would copy, the workgroups left, and
 // a0, the cycles one workgroup takes on hart 0 alone (estimated from the
 // build's floor before a site's first dispatch, below; else parallel.c times
-// that dispatch's first workgroup on hart 0 before it decides).  The cluster's
-// figures (docs/harts.md, `scons cap`):
+// that dispatch's first workgroup on hart 0 before it decides).  The board's
+// figures (board.toml [sharing], bsp_config.h's BSP_SHARING_*) say:
 // - every hart fetches through one port: m busy harts each run at most
-//   cap/m as fast as one alone (cap 1.25 for soft-float, 1.31-1.47 for the
-//   integer loops; CAP16 below takes the lower ends); soft-float kernels in
-//   place gain less than that on 2 harts (slow16 below);
-// - harts 1.. copy their inputs in over the shared path, in turn: about 26
-//   cycles a word, so hart h starts computing after h copies; they write
-//   their outputs back at about 24 cycles a word;
-// - harts 1.. are slower per workgroup than hart 0 (their write-backs, and in
-//   place every access crosses the shared path: soft-float kernels, bound by
-//   instruction fetch, lose about 1/16 (f32 matmuls: 1.00-1.01 times hart
-//   0's cycles a workgroup on 2 harts, 32x32 and 64x64; 1.11 on 4); any
-//   other kernel far more, so those stay on hart 0);
+//   cap/m as fast as one alone (cap16, per mode), and a workgroup takes
+//   busy16[n] 16ths of a0 with n harts busy;
+// - harts 1.. copy their inputs in, in turn, COPY_IN_CYCLES a word, so hart
+//   h starts computing after h copies; they write their outputs back at
+//   WRITE_BACK_CYCLES a word;
+// - harts 1.. are slower per workgroup than hart 0 (HELPER16 16ths of a0:
+//   their write-backs, and in place every access crosses the shared path);
+//   kernels other than the local and the fetch-bound ones stay on hart 0;
 // - waking and joining the harts (two barriers, local memory, zeroing the
 //   outputs) costs about OVERHEAD cycles.
 // Before a site's first dispatch the build may know a floor for a0 (its MACs
@@ -33,11 +30,14 @@
 // Harts 1.. get equal shares; of the splits hart 0's share is chosen to give
 // the shortest predicted time, and the dispatch goes to several harts only
 // if that beats hart 0 alone by 1/16 (and each further hart the fewer by
-// 1/64).  parallel.c then checks each parallel run against a0 and keeps a
-// site that did not gain on hart 0.
+// 1/EXTRA_HART_MARGIN).  parallel.c then checks each parallel run against a0
+// and keeps a site that did not gain on hart 0.  What the figures and the
+// margins were measured on: docs/harts.md and docs/runtime.md ("Measured
+// choices").
 
 #include "hart_plan.h"
 
+#include "bsp_config.h"
 #include "hart_local.h"
 #include "hart_local_check.h"
 
@@ -48,21 +48,22 @@
 #else
 #define SITE_CAPACITY 64
 #endif
-#define COPY_IN_CYCLES 26   // per word, copied in turn
-#define WRITE_BACK_CYCLES 24  // per word
-#define OVERHEAD 2000
-#define FETCH_BOUND_HELPER16 17
+// The board's figures (board.toml [sharing], through bsp_config.h).
+#if !defined(BSP_SHARING_COPY_IN_CYCLES)
+#error "no [sharing] table in the board's board.toml: several harts need one"
+#endif
+#define COPY_IN_CYCLES BSP_SHARING_COPY_IN_CYCLES  // per word, copied in turn
+#define WRITE_BACK_CYCLES BSP_SHARING_WRITE_BACK_CYCLES  // per word
+#define OVERHEAD BSP_SHARING_OVERHEAD_CYCLES
+#define HELPER16 BSP_SHARING_HELPER16
 // A further hart must beat the prediction for fewer by 1/64: the rule counts
-// the harts' rates too kindly for three (resnet8's first 3x3 convolution, 31
-// workgroups: 3 harts predicted 0.56 % faster than 2; they ran 2.69 times
-// a0 a workgroup on harts 1.., not 2.43, and it took 78,000 cycles more
-// than on 2).
+// the harts' rates too kindly for three.
 #define EXTRA_HART_MARGIN 64
 
 static runner_plan_site_t sites[SITE_CAPACITY];
 
 // Open addressing from the entry point's ordinal: a dispatch finds its site
-// in one probe (a scan of 20 sites cost about 100 cycles a dispatch).
+// in one probe, where a scan would cost every dispatch.
 runner_plan_site_t* runner_plan_site(const void* executable,
                                      iree_host_size_t ordinal) {
   for (uint32_t probe = 0; probe < SITE_CAPACITY; ++probe) {
@@ -86,39 +87,33 @@ bool runner_plan_all_alone(void) {
   return any;
 }
 
-// Cap (in 16ths) and the per-workgroup cost of harts 1.. relative to hart 0
-// (16ths), by mode; 0: never share.
+// The harts' joint speed at most, in 16ths of one hart's, by mode (0: never
+// share).
 static uint32_t cap16(uint32_t mode) {
-  return mode == RUNNER_LOCAL_MODE_LOCAL         ? 21
-         : mode == RUNNER_LOCAL_MODE_FETCH_BOUND ? 20
+  return mode == RUNNER_LOCAL_MODE_LOCAL         ? BSP_SHARING_CAP16_LOCAL
+         : mode == RUNNER_LOCAL_MODE_FETCH_BOUND ? BSP_SHARING_CAP16_FETCH_BOUND
                                                  : 0;
 }
-static uint32_t helper16(uint32_t mode) {
-  return mode == RUNNER_LOCAL_MODE_LOCAL ? 17 : FETCH_BOUND_HELPER16;
-}
 
-// 16ths of a0 a workgroup takes with n harts busy.  In place, bound by
-// instruction fetch, the harts gain more with four than with two (f32 matmul
-// 64x64: 1.18 times one hart's speed on 2, 1.24 on 4; 16x16 1.14 and 1.20):
-// harts 1.. wait on the shared path for their data, and the more harts, the
-// more of those waits another's fetch fills.  Taken from the matmuls: 2 harts
-// 1.69 a0 a workgroup each (64x64, 16 + 16 workgroups), 4 about 3.2.
-// Local integer kernels: `scons cap` runs the int8 2x4 register tile 1.49
-// times one hart's speed on 3 harts, only 1.37 on 2 (int32 multiply-add: 1.33,
-// 1.15), so a third hart gains more than one cap for all (cap16) says: vww's
-// 8-to-16-channel 1x1 layer took 1,256,969 cycles on 2 harts, 1,238,969 on 3.
+// 16ths of a0 a workgroup takes with n harts busy: the board's table where it
+// has one for n (the harts' gains are not one cap for all), else n harts at
+// cap/n each.
 static uint32_t slow16(uint32_t mode, uint32_t n) {
-  static const uint8_t fetch_bound[5] = {16, 16, 27, 39, 51};
-  static const uint8_t local[5] = {16, 16, 24, 32, 43};
-  if (mode == RUNNER_LOCAL_MODE_FETCH_BOUND && n < 5) return fetch_bound[n];
-  if (mode == RUNNER_LOCAL_MODE_LOCAL && n < 5) return local[n];
+  static const uint8_t fetch_bound[] = BSP_SHARING_BUSY16_FETCH_BOUND;
+  static const uint8_t local[] = BSP_SHARING_BUSY16_LOCAL;
+  if (mode == RUNNER_LOCAL_MODE_FETCH_BOUND &&
+      n < BSP_SHARING_BUSY16_FETCH_BOUND_LENGTH) {
+    return fetch_bound[n];
+  }
+  if (mode == RUNNER_LOCAL_MODE_LOCAL && n < BSP_SHARING_BUSY16_LOCAL_LENGTH) {
+    return local[n];
+  }
   const uint32_t busy = n * 256 / cap16(mode);
   return busy > 16 ? busy : 16;
 }
 
-// A quotient in 32 bits where it fits: a 64-bit division is a libgcc call of
-// several hundred cycles on the cluster's cores (the plans of kws's first call
-// took 151,229 cycles with one in every prediction).
+// value / divisor, in 32 bits where it fits: a 64-bit division is a libgcc
+// call of several hundred cycles on the CV32E40P.
 static uint64_t quotient(uint64_t value, uint32_t divisor) {
   return value <= UINT32_MAX ? (uint32_t)value / divisor : value / divisor;
 }
@@ -135,7 +130,7 @@ typedef struct plan_t {
 static plan_t plan_for(uint32_t rest, uint32_t per_rest, uint32_t a0,
                        uint32_t mode, runner_plan_bytes_t bytes, uint32_t n) {
   const uint64_t a0_slow = (uint64_t)a0 * slow16(mode, n);
-  // Bounds of every product and sum in mine() and theirs() (helper16 <= 32).
+  // Bounds of every product and sum in mine() and theirs() (HELPER16 <= 32).
   const uint64_t copies = (uint64_t)(n - 1) * (bytes.in / 4 + bytes.in_split / 4 + 1) *
                               COPY_IN_CYCLES + (uint64_t)(bytes.out / 4) * WRITE_BACK_CYCLES;
   const bool narrow = a0_slow * rest * 2 + copies < UINT32_MAX &&
@@ -146,8 +141,8 @@ static plan_t plan_for(uint32_t rest, uint32_t per_rest, uint32_t a0,
 
 // value / rest, exactly, with a multiplication: per_rest / 2^32 falls short
 // of 1 / rest by under 2^-31, so for a 32-bit value the product's high word is
-// the quotient or one less (a division costs up to 35 cycles on the cluster's
-// cores, and each prediction took two).
+// the quotient or one less (a division costs up to 35 cycles on the CV32E40P,
+// and each prediction would take two).
 static uint64_t by_rest(const plan_t* p, uint64_t value) {
   if (value > UINT32_MAX) return value / p->rest;
   const uint32_t v = (uint32_t)value;
@@ -156,7 +151,8 @@ static uint64_t by_rest(const plan_t* p, uint64_t value) {
   return q;
 }
 
-// The others' workgroups each: harts - 1 a constant (multiplications).
+// The others' workgroups each: `workgroups` / `others`, the common divisors
+// as constants (multiplications).
 static uint32_t per_other(uint32_t workgroups, uint32_t others) {
   switch (others) {
     case 1: return workgroups;
@@ -167,10 +163,9 @@ static uint32_t per_other(uint32_t workgroups, uint32_t others) {
 }
 
 // Predicted cycles of hart 0's k workgroups, and of the others' shares of the
-// rest (each with its copies), n harts busy.
-// In 32 bits where the plan is narrow (nearly always), the same values, and
-// inlined: kws's plans took 17,900 cycles of its first call in 64 bits and
-// calls, now 8,900 (and fewer with cannot_beat() below).
+// rest (each with its copies), n harts busy.  In 32 bits where the plan is
+// narrow (nearly always), the same values, and inlined: the plans run on
+// hart 0 before a site's first dispatches.
 static inline __attribute__((always_inline)) uint64_t mine(const plan_t* p,
                                                           uint32_t k) {
   if (p->narrow) return (uint32_t)p->a0_slow * k / 16;
@@ -179,7 +174,7 @@ static inline __attribute__((always_inline)) uint64_t mine(const plan_t* p,
 
 static inline __attribute__((always_inline)) uint32_t theirs_narrow(
     const plan_t* p, uint32_t per) {
-  uint32_t t = (uint32_t)p->a0_slow * per / 16 * helper16(p->mode) / 16;
+  uint32_t t = (uint32_t)p->a0_slow * per / 16 * HELPER16 / 16;
   if (p->mode == RUNNER_LOCAL_MODE_LOCAL) {
     const uint32_t in = p->bytes.in + (uint32_t)by_rest(p, p->bytes.in_split * per);
     t += (p->n - 1) * (in / 4) * COPY_IN_CYCLES;
@@ -192,7 +187,7 @@ static inline __attribute__((always_inline)) uint64_t theirs(const plan_t* p,
                                                             uint32_t k) {
   const uint32_t per = per_other(p->rest - k + p->n - 2, p->n - 1);
   if (p->narrow) return theirs_narrow(p, per);
-  uint64_t t = p->a0_slow * per / 16 * helper16(p->mode) / 16;
+  uint64_t t = p->a0_slow * per / 16 * HELPER16 / 16;
   if (p->mode == RUNNER_LOCAL_MODE_LOCAL) {
     const uint64_t in = p->bytes.in + by_rest(p, (uint64_t)p->bytes.in_split * per);
     t += (uint64_t)(p->n - 1) * (in / 4) * COPY_IN_CYCLES;
@@ -213,10 +208,9 @@ static uint32_t first_crossing(const plan_t* p, uint32_t hi) {
 }
 
 // The shortest predicted time for n harts and, of the splits that give it,
-// the one giving hart 0 most (as parallel.c's balanced_first: the fewer
-// harts still at work at the end, the more of the fetch port each gets; f32
-// 16x16 on 2 harts: 5 + 3 workgroups took 330,726 cycles, the longer share
-// of 4 + 4 350,676).
+// the one giving hart 0 most in *k_best (as parallel.c's balanced_first: the
+// fewer harts still at work at the end, the more of the fetch port each
+// gets).
 // Hart 0's time grows with k and the others' shrinks, so the longer of the
 // two is least where they cross (found by bisection: a dozen predictions
 // instead of rest) or just before.
@@ -250,9 +244,8 @@ static bool cannot_beat(const plan_t* p, uint64_t bar) {
 uint32_t runner_plan_alone(const uint32_t* workgroups, const uint32_t* cycles,
                            uint32_t harts, uint32_t mode) {
   // Together the harts ran at the cap's rate of one alone: a0 is the cap over
-  // the sum of their rates (f32 16x16 on 2 harts: 48,203 against 48,000
-  // timed alone; hart 0's rate as if each hart had cap/n gave 44,044).
-  // Rates in workgroups per 2^28 cycles.
+  // the sum of their rates (closer to a0 timed alone than hart 0's rate as
+  // if each hart had cap/n).  Rates in workgroups per 2^28 cycles.
   uint64_t rate = 0;
   for (uint32_t h = 0; h < harts; ++h) {
     if (workgroups[h] && cycles[h]) {
@@ -273,8 +266,7 @@ uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
   const uint64_t alone = (uint64_t)rest * a0;
   // At best the harts together run at the cap's rate, so no prediction is
   // under 11/16 of `alone` plus OVERHEAD (caps below 1.4): a dispatch of at
-  // most 4 OVERHEADs cannot beat its 15/16 (the 4x4 int8 matmul's first
-  // call: 1,300 cycles of predictions saved).
+  // most 4 OVERHEADs cannot beat its 15/16, and needs no prediction.
   if (runner_plan_too_small(alone)) return 1;
   uint64_t bar = alone - alone / 16;  // what a prediction must beat
   uint32_t harts = 1;

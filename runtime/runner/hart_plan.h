@@ -1,5 +1,5 @@
 // HARTS=auto: how many harts a dispatch uses, chosen per dispatch site
-// (hart_plan.c).
+// (hart_plan.c) from the board's [sharing] figures.
 #ifndef RUNNER_HART_PLAN_H_
 #define RUNNER_HART_PLAN_H_
 
@@ -27,11 +27,8 @@ runner_plan_site_t* runner_plan_site(const void* executable,
 // Whether every site seen has chosen hart 0 alone (and there is one).
 bool runner_plan_all_alone(void);
 
-// What the harts 1.. would copy in and write back for `rest` of `total`
-// workgroups: the bytes of the bindings that are not write-only (in), and of
-// those that are not read-only (out), both whole.
 // What a woken hart copies: `in` whole, and its workgroups' part of
-// `in_split` and of `out` (written back).
+// `in_split` (copied in) and of `out` (written back).
 typedef struct runner_plan_bytes_t {
   uint32_t in, in_split, out;
 } runner_plan_bytes_t;
@@ -41,13 +38,14 @@ typedef struct runner_plan_bytes_t {
 uint32_t runner_plan_alone(const uint32_t* workgroups, const uint32_t* cycles,
                            uint32_t harts, uint32_t mode);
 
-// The harts (1 .. max_harts) that give the shortest predicted time for
-// `rest` workgroups of a0 cycles each on hart 0 alone, and hart 0's share
-// (*first); 1 unless the prediction beats hart 0 alone by a margin.
 // Whether a dispatch that takes hart 0 `alone` cycles is too small for any
 // plan to share.
 bool runner_plan_too_small(uint64_t alone);
 
+// The harts (1 .. max_harts) that give the shortest predicted time for
+// `rest` workgroups of a0 cycles each on hart 0 alone, and hart 0's share
+// (*first; 0: an even split); 1 unless the prediction beats hart 0 alone by
+// a margin.  `mode` is the entry point's RUNNER_LOCAL_MODE_*.
 uint32_t runner_plan_choose(uint32_t rest, uint32_t a0, uint32_t mode,
                             runner_plan_bytes_t bytes, uint32_t max_harts,
                             uint32_t* first);

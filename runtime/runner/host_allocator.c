@@ -1,24 +1,26 @@
 // The runner's host allocator: size classes for small blocks, sbrk for large
-// ones; nothing from the C library's malloc (its code is not linked).
+// ones; nothing of the runtime's goes through the C library's malloc (which
+// only images of several harts link, for the workgroup local memory of
+// harts 1..: parallel.c).
 //
 // Small requests (under RUNNER_HOST_UNCLEARED_MIN bytes: all of start-up's
 // but the device's arena blocks, and all a call allocates but its result
 // buffer) come from 40 size classes, each with a free list: a freed block is
 // pushed on its class's list and popped by the next request of that class,
 // and a new one is cut from memory taken from sbrk a chunk at a time.  A
-// request costs a few dozen cycles; picolibc's malloc took about 220 (its
-// free-list walk, sbrk and alignment work), plus clearing every block it
-// returns.  MALLOC requests get a block uncleared (their contents are
+// request costs a few dozen cycles, a fraction of picolibc's malloc (its
+// free-list walk, sbrk and alignment work, and clearing every block it
+// returns).  MALLOC requests get a block uncleared (their contents are
 // undefined), CALLOC requests cleared.  The classes round a request up by at
 // most a quarter (16-byte steps to 256, 64-byte steps to 1 KiB, 256-byte
 // steps to 4 KiB), and the runner's objects come back in the same sizes every
 // call, so the lists stay short.
 //
 // Large requests (the device's arena blocks and buffers) come straight from
-// sbrk, uncleared unless CALLOC asks (picolibc's malloc cleared every block,
-// about 2,300 cycles for a 4 KiB one).  A freed one waits for the next request
-// it fits; at most RUNNER_HOST_UNCLEARED_SLOTS of them exist, and a request
-// past that fails with RESOURCE_EXHAUSTED, naming the setting.
+// sbrk, uncleared unless CALLOC asks (picolibc's malloc cleared every block).
+// A freed one waits for the next request it fits; at most
+// RUNNER_HOST_UNCLEARED_SLOTS of them exist, and a request past that fails
+// with RESOURCE_EXHAUSTED, naming the setting.
 //
 // The word before each block says where it came from, so free and realloc
 // take any block: SMALL_MARK with the class, or UNCLEARED_MARK.

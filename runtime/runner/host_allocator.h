@@ -1,8 +1,8 @@
 // The runner's host allocator: size classes for small blocks, sbrk for large
-// uncleared ones, the C library for the rest (host_allocator.c).
+// ones (host_allocator.c).
 
-#ifndef IREERV_RUNNER_HOST_ALLOCATOR_H_
-#define IREERV_RUNNER_HOST_ALLOCATOR_H_
+#ifndef RUNNER_HOST_ALLOCATOR_H_
+#define RUNNER_HOST_ALLOCATOR_H_
 
 #include "iree/base/api.h"
 
@@ -19,4 +19,4 @@ size_t runner_host_largest(void);
 // The largest allocation it refused for want of room (0: none).
 size_t runner_host_refused(void);
 
-#endif  // IREERV_RUNNER_HOST_ALLOCATOR_H_
+#endif  // RUNNER_HOST_ALLOCATOR_H_

@@ -2,12 +2,12 @@
 // library, no atomics (CV32E40P has none).
 //
 // runner_harts_start() installs the runtime's dispatch hook (patches/iree-
-// parallel-dispatch-hook.patch); the first dispatch that shares its
-// workgroups wakes harts 1 .. RUNNER_HARTS-1, once (bsp_wake_harts).  Each
-// woken hart then loops: barrier (sleeping in wfi until
-// hart 0 has published a dispatch), its share of the workgroups, barrier.
-// Hart 0 does the same around its own share, so a dispatch costs two
-// barriers.  A dispatch of one workgroup runs on hart 0 alone, as before.
+// parallel-dispatch-hook.patch) and wakes harts 1 .. RUNNER_HARTS-1 with the
+// team barrier set up (bsp_wake_team).  Each woken hart then loops: barrier
+// (sleeping in wfi until hart 0 has published a dispatch), its share of the
+// workgroups, barrier.  Hart 0 does the same around its own share, so a
+// shared dispatch costs two barriers.  A dispatch of one workgroup runs on
+// hart 0 alone, in IREE's loop.
 //
 // Shares are contiguous runs of the flattened workgroup index (x fastest);
 // the harts that take part get sizes differing by at most one (share_begin),
@@ -28,19 +28,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Set by the build when the board's placement keeps the model's constants apart
-// (bsp_config.h's BSP_STAGED_CONSTANTS): dispatches read staged copies.
-#ifndef RUNNER_STAGED_CONSTANTS
-#define RUNNER_STAGED_CONSTANTS 0
-#endif
-#if RUNNER_STAGED_CONSTANTS
+#include "bsp_config.h"
 #include "staging.h"
-#endif
 
 #if RUNNER_HARTS > 1
 
 #include "bsp.h"
 #include "bsp_cycles.h"
+#include "bsp_decimal.h"
 #include "bsp_io.h"
 #include "hart_local.h"
 #include "hart_plan.h"
@@ -60,8 +55,7 @@
 // sit beside the BSP's mailbox, in the region the loader fills (zeros): a
 // woken hart in place reaches them over the shared path, as it would core
 // 0's scratchpad, and they take none of that scratchpad from the heap or
-// the weight cache (staging.c; taken from the heap they left vww's cache
-// 24,192 bytes, now 48,832), nor a clearing pass (runner_hart_stack_used).
+// the weight cache (staging.c), nor a clearing pass (runner_hart_stack_used).
 #define STACKS_BYTES ((BSP_HARTS - 1) * RUNNER_HART_STACK)
 static uint8_t stacks[STACKS_BYTES]
     __attribute__((section(".bsp.shared"), aligned(16), used));
@@ -125,9 +119,9 @@ static uint32_t share_begin(uint32_t total, uint32_t first, unsigned hart,
   return hart * base + (hart < extra ? hart : extra);
 }
 
-// Workgroups [begin, end) on `hart`, in IREE's order: the first one's
-// coordinates divided out once, the rest stepped (a division costs up to 35
-// cycles on the cluster's cores, three per workgroup were 0.3 % of kws).
+// Runs workgroups [begin, end) on `hart`, in IREE's order: the first one's
+// id divided out once, the rest stepped (workgroups.h).  Returns the first
+// failure.
 static iree_status_t issue_range(unsigned hart, uint32_t begin, uint32_t end) {
   const iree_hal_executable_dispatch_state_v0_t* d = job.dispatch_state;
   iree_hal_local_executable_t* executable = job.executable;
@@ -140,21 +134,15 @@ static iree_status_t issue_range(unsigned hart, uint32_t begin, uint32_t end) {
       .local_memory_size = (size_t)job.local_memory[hart].data_length,
   };
   if (begin) {  // a share of a dispatch (one of a single workgroup divides nothing)
-    state.workgroup_id_x = begin % count_x;
-    state.workgroup_id_y = (begin % per_z) / count_x;
-    state.workgroup_id_z = begin / per_z;
+    RUNNER_WORKGROUP_AT(begin, count_x, per_z, state.workgroup_id_x,
+                        state.workgroup_id_y, state.workgroup_id_z);
   }
   for (uint32_t i = begin; i < end; ++i) {
     iree_status_t status =
         runner_issue_call(executable, ordinal, d, &state, hart);
     if (!iree_status_is_ok(status)) return status;
-    if (++state.workgroup_id_x == count_x) {
-      state.workgroup_id_x = 0;
-      if (++state.workgroup_id_y == count_y) {
-        state.workgroup_id_y = 0;
-        ++state.workgroup_id_z;
-      }
-    }
+    RUNNER_WORKGROUP_STEP(state.workgroup_id_x, state.workgroup_id_y,
+                          state.workgroup_id_z, count_x, count_y);
   }
   return iree_ok_status();
 }
@@ -180,9 +168,9 @@ static iree_status_code_t run_share(unsigned hart) {
 // fewer harts still at work at the end, the more of the fetch port each one
 // gets.  With long copies (over 1/16 of hart 0's share) hart 0's rate counts
 // 1/16 faster than measured: harts that copy in turn leave hart 0 the fetch
-// port for a while (qmatmul64 on 4 harts: 812,875 cycles per call instead of
-// 839,442).  Short ones do not (resnet8 with HARTS=auto, its weights kept in
-// the harts' scratchpads: 37,905,040 cycles instead of 37,955,006).
+// port for a while; short ones do not (docs/runtime.md, "Measured choices").
+// Returns hart 0's share for the site's next dispatch and its predicted
+// cycles in *predicted (0: unknown).
 static uint32_t balanced_first(uint64_t* predicted) {
   const uint32_t total = job.total - job.base, harts = job.harts;
   const uint32_t n0 = share_begin(total, job.first, 1, harts);
@@ -226,8 +214,9 @@ static void worker(unsigned hart, void* arg) {
   }
 }
 
-// Workgroups [begin, end) on hart 0 alone, in IREE's order; counted as its
-// share.
+#if RUNNER_HARTS_AUTO
+// Runs workgroups [begin, end) on hart 0 alone, in IREE's order, counted as
+// its share; returns the first failure.
 static iree_status_t run_alone(uint32_t begin, uint32_t end) {
   const uint32_t start = bsp_cycles32();
   const iree_status_t status = begin < end ? issue_range(0, begin, end)
@@ -235,12 +224,11 @@ static iree_status_t run_alone(uint32_t begin, uint32_t end) {
   busy[0] += bsp_cycles32() - start;
   return status;
 }
+#endif
 
 // A whole dispatch on hart 0, in IREE's loop and without the team's
 // bookkeeping, so that one that stays on hart 0 costs about what it does in
-// an image of one hart (mlp with HARTS=auto: 91,336 cycles a call through
-// issue_range and the job record, 91,173 this way; 90,938 on one hart).
-// Counted as hart 0's share.
+// an image of one hart.  Counted as hart 0's share.
 static __attribute__((noinline)) iree_status_t run_whole(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* d,
@@ -252,12 +240,10 @@ static __attribute__((noinline)) iree_status_t run_whole(
   return status;
 }
 
-// The team is woken at start-up, with the barrier set up in the same step
+// Wakes the team at start-up, with the barrier set up in the same step
 // (bsp_wake_team): on the cluster hart 0 goes on while the harts come up and
 // then sleep in the barrier, so neither start-up nor the first dispatch that
-// shares waits for them (waited for, waking cost 5,960 cycles, most of them
-// hart 0 polling the mailbox; the f32 16x16 matmul's first call took 4.0 %
-// longer than later ones).  Elsewhere (QEMU) it waits for them.
+// shares waits for them.  Elsewhere (QEMU) it waits for them.
 static iree_status_code_t wake_team(void) {
   if (bsp_wake_team(worker, NULL, stacks, RUNNER_HART_STACK, RUNNER_HARTS) < 0) {
     return IREE_STATUS_UNAVAILABLE;
@@ -348,10 +334,8 @@ static bool shares_at(runner_plan_site_t* site, uint32_t a0) {
 // site bound by instruction fetch, which copies nothing, or of no more
 // workgroups than harts, which gets one a hart; near enough for the others,
 // whose harts copy in.  Timing a workgroup alone while the other harts wait
-// costs more (vww's first call took 2.46 % longer than later ones, now
-// 1.9 %; f32 matmul 32x32's 4.2 %; vww's 1x1 convolutions of two workgroups
-// 1,300,000 cycles).  The site's a0 then comes from the harts' rates in that
-// run (replan).
+// costs more.  The site's a0 then comes from the harts' rates in that run
+// (replan).
 static bool shares_at_first_sight(runner_plan_site_t* site) {
   site_floor = runner_local_floor(job.executable, job.ordinal) / job.total;
   if (shares_at(site, site_floor)) return true;
@@ -480,8 +464,7 @@ static __attribute__((noinline)) iree_status_t share(
 #if RUNNER_HARTS_AUTO
 // Whether a site's whole dispatch at its floor (hart_local_check.h) is too
 // small for any plan to share (hart_plan.c), so that one run of it on hart 0
-// alone, timed as a whole, costs less than finding a0 and planning (the 4x4
-// int8 matmul's first call: 1,900 cycles more than later ones that way).
+// alone, timed as a whole, costs less than finding a0 and planning.
 static bool too_small_at_floor(iree_hal_local_executable_t* executable,
                                iree_host_size_t ordinal) {
   const uint32_t floor = runner_local_floor(executable, ordinal);
@@ -561,7 +544,7 @@ static iree_status_t dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   iree_status_t status = runner_stage(&dispatch_state);
   if (iree_status_is_ok(status)) {
     status = run_dispatch(executable, ordinal, dispatch_state, processor_id,
@@ -586,15 +569,15 @@ iree_status_t runner_harts_start(void) {
 // had chosen hart 0 (ad: its weights cost more to copy to a hart than to
 // use), later calls run as in an image of one hart, IREE's loop or the
 // staging hook: the sites' choices are final, so checking them for every
-// dispatch only costs (ad: about 1,400 cycles a call).  The workgroup counts
-// printed are then those of the last call that went through the sites.
+// dispatch would only cost.  The workgroup counts printed are then those of
+// the last call that went through the sites.
 static bool settled;
 
 static void settle(void) {
 #if RUNNER_HARTS_AUTO
   if (settled || team_ran || !runner_plan_all_alone()) return;
   settled = true;
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   runner_staging_start();
 #else
   iree_hal_local_executable_dispatch_hook = NULL;
@@ -609,19 +592,17 @@ void runner_harts_next_call(void) {
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) busy[h] = 0;
 }
 
-static char* put_u32(char* p, uint32_t v) {
+// Writes `value` in decimal at `p`; returns the end.
+static char* put_u32(char* p, uint32_t value) {
   char digits[10];
   int n = 0;
-  do {
-    digits[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
+  BSP_DECIMAL_DIGITS32(value, digits, n);
   while (n) *p++ = digits[--n];
   return p;
 }
 
 void runner_harts_print_counts(void) {
-  char line[32 + COUNT_CAPACITY * 36 + RUNNER_HARTS * 11];
+  char line[32 + COUNT_CAPACITY * 36 + RUNNER_HARTS * 11];  // 10 digits a number
   char* p = line;
   for (const char* s = "WORKGROUPS"; *s;) *p++ = *s++;
   for (uint32_t i = 0; i < count_length; ++i) {
@@ -659,7 +640,7 @@ size_t runner_hart_stack_used(unsigned hart) {
 
 size_t runner_hart_stack_used(unsigned hart) { return 0; }
 iree_status_t runner_harts_start(void) {
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   runner_staging_start();
 #endif
   return iree_ok_status();

@@ -2,8 +2,8 @@
 // RUNNER_HARTS harts (parallel.c).  With RUNNER_HARTS 1 (the default) nothing
 // changes: every workgroup runs on hart 0 in IREE's own loop.
 
-#ifndef IREERV_PARALLEL_H_
-#define IREERV_PARALLEL_H_
+#ifndef RUNNER_PARALLEL_H_
+#define RUNNER_PARALLEL_H_
 
 #include "iree/base/api.h"
 
@@ -51,4 +51,4 @@ void runner_harts_print_counts(void);
 }
 #endif
 
-#endif  // IREERV_PARALLEL_H_
+#endif  // RUNNER_PARALLEL_H_

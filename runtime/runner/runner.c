@@ -1,14 +1,18 @@
 // Generic runner: calls one function of a vm-c module with statically linked
-// kernels, through IREE's inline HAL or on a local-sync device (the full HAL), and prints results and cycle counts.  The
-// model comes from the generated `runner_model` (runner.h); cycle counts from
-// the board's `bsp_cycles()` (bsp_cycles.h) and memory marks (bsp_memory.h).
+// kernels, through IREE's inline HAL or on a local-sync device (the full
+// HAL), and prints results and cycle counts.  The model comes from the
+// generated `runner_model` (runner.h); cycle counts from the board's
+// `bsp_cycles()` (bsp_cycles.h) and memory marks (bsp_memory.h).
 //
-// Output lines (all integers in decimal unless noted):
+// Output lines, in this order (all integers in decimal unless noted):
 //   CYCLES startup <n>        from entering main: VM instance, device, HAL and
 //                             model modules, context, function lookup
 //   CYCLES inputs <n>         input buffer views created from runner_model
 //   CYCLES warmup <n>         the warm-up call (below), where the build allows
 //   CYCLES call <i> <n>       one invocation, i = 0 .. repeat-1
+//   WORKGROUPS <x>x<y>x<z> ...  workgroup counts of the last call's dispatches,
+//                             in order (only with RUNNER_HARTS > 1, parallel.c)
+//   HART_CYCLES <c0> <c1> ... cycles each hart spent on its shares of them
 //   OUTPUT <i> <dtype> <shape>: <v> <v> ...
 //                             outputs of the last call; dtype is f32, i8, u16,
 //                             b8, bf16, ...; shape is "4x4" (or "scalar");
@@ -24,10 +28,8 @@
 // main returns 0 on success and 1 on any IREE error.  Numbers are formatted
 // here and written with fputs: no printf.  Release statuses are bare codes and
 // print by name, so release images link no printf machinery at all.
+// site_scons/ireerv/run/runner_output.py reads these lines.
 //
-//   WORKGROUPS <x>x<y>x<z> ...  workgroup counts of the last call's dispatches,
-//                             in order (only with RUNNER_HARTS > 1, parallel.c)
-//   HART_CYCLES <c0> <c1> ... cycles each hart spent on its shares of them
 // Compile-time settings: RUNNER_ARENA_BLOCK_SIZE (bytes, default 4096),
 // RUNNER_HARTS (harts sharing each dispatch, default 1), RUNNER_INLINE_HAL
 // (1: the program was compiled for the inline HAL, default 0).
@@ -35,7 +37,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bsp_config.h"
 #include "bsp_cycles.h"
+#include "bsp_decimal.h"
 #include "bsp_memory.h"
 #include "host_allocator.h"
 #include "iree/hal/local/loaders/static_library_loader.h"
@@ -83,26 +87,9 @@ static void out_end_line(void) {
   fflush(stdout);
 }
 
-// Divides by 10 in 16-bit steps: each step fits 32 bits, so rv32's divu does
-// it and libgcc's 2 KiB of 64-bit division (__udivdi3, __umoddi3) stays out.
-static uint32_t div10_u64(uint64_t* value) {
-  uint32_t remainder = 0;
-  uint64_t quotient = 0;
-  for (int shift = 48; shift >= 0; shift -= 16) {
-    const uint32_t part = (remainder << 16) | (uint32_t)((*value >> shift) & 0xFFFF);
-    quotient |= (uint64_t)(part / 10) << shift;
-    remainder = part % 10;
-  }
-  *value = quotient;
-  return remainder;
-}
-
 static void out_u64(uint64_t value) {
   char digits[20];
-  int count = 0;
-  do {
-    digits[count++] = (char)('0' + div10_u64(&value));
-  } while (value);
+  int count = bsp_decimal_digits64(value, digits);
   while (count) out_char(digits[--count]);
 }
 
@@ -392,13 +379,7 @@ static iree_status_t start(runner_state_t* state) {
       &state->stack);
 }
 
-// Set by the build for images whose board placement stages constants (they
-// link staging.c).
-#ifndef RUNNER_STAGED_CONSTANTS
-#define RUNNER_STAGED_CONSTANTS 0
-#endif
-
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
 // With staged constants the inputs lie in shared RAM beside them (the linker
 // script's .constants), not in the scratchpad, where they would take room the
 // staging area needs: copied in under the scratchpad rule.
@@ -502,14 +483,13 @@ static iree_status_t invoke(runner_state_t* state) {
 // cache (staging.c).  The runtime's
 // lazy set-up (storage buffers, library lookups, module state) and the
 // weight cache's fill happen then, once, as a start-up cost: the first call
-// costs what later ones do (ad: 2,844,599 cycles, later 1,664,724; the 4x4
-// int8 matmul about 470 cycles more).  Its outputs are never read.
+// costs what later ones do.  Its outputs are never read.
 static iree_status_t skip_dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
   (void)executable, (void)ordinal, (void)processor_id, (void)local_memory;
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   return runner_stage_warm_up(dispatch_state);
 #else
   (void)dispatch_state;
@@ -590,7 +570,7 @@ static void print_memory(void) {
   if (runner_host_refused()) {
     out_memory("refused_allocation", -1, runner_host_refused());
   }
-#if RUNNER_STAGED_CONSTANTS
+#if BSP_STAGED_CONSTANTS
   out_memory("weight_cache", -1, runner_cache_bytes());
 #endif
   out_memory("stack", 0, bsp_stack_used());

@@ -1,12 +1,13 @@
 // The interface between the generic runner (runner.c) and one model.
 //
-// A model is described by a generated C file (see site_scons/ireerv/
-// runner_data.py) that defines `runner_model`: the vm-c module's create
-// function, the static kernel libraries, the function to call and its inputs.
-// The runner itself never changes from one model to the next.
+// A model is described by a generated C file, model_data.c
+// (site_scons/ireerv/image/runner_data.py), that defines `runner_model`: the
+// vm-c module's create function, the static kernel libraries, the function
+// to call and its inputs.  The runner itself never changes from one model to
+// the next.
 
-#ifndef IREERV_RUNNER_H_
-#define IREERV_RUNNER_H_
+#ifndef RUNNER_RUNNER_H_
+#define RUNNER_RUNNER_H_
 
 #include <stdint.h>
 
@@ -51,4 +52,4 @@ extern const runner_model_t runner_model;
 }
 #endif
 
-#endif  // IREERV_RUNNER_H_
+#endif  // RUNNER_RUNNER_H_

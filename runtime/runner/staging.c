@@ -1,7 +1,9 @@
-// Staged constants (bsp/cluster4/board.toml, [placements.large]).
+// Staged constants: a placement's `constants` region in board.toml
+// (BSP_STAGED_CONSTANTS), the model's weights apart from the data.
 //
-// The model's constants stay in shared RAM while stack, heap and data are in
-// core 0's scratchpad.  The scratchpad rule (bsp/README.md) forbids a core to
+// On the cluster the model's constants stay in shared RAM while stack, heap
+// and data are in core 0's scratchpad.  The scratchpad rule (bsp/README.md)
+// forbids a core to
 // access its scratchpad while one of its shared-path accesses is still in
 // flight, and a kernel interleaves its loads freely; so no kernel reads shared
 // RAM.  Before each dispatch the bindings that lie among the constants
@@ -20,24 +22,23 @@
 #include <stdint.h>
 
 #include "bsp_config.h"
-#include "shared_copy.h"
 #include "weight_cache.h"
 #include "workgroups.h"
 
 #if BSP_STAGED_CONSTANTS
 
-#define MAX_BINDINGS 32
+#include "bsp_shared_copy.h"  // the board's copy under its memory rule
 
 extern const uint8_t __constants_start[], __constants_end[];
 
-static void* staged_ptrs[MAX_BINDINGS];
+static void* staged_ptrs[RUNNER_MAX_BINDINGS];
 static iree_hal_executable_dispatch_state_v0_t staged;
 
-// Whole words from shared RAM into the staging area (shared_copy.h).
+// Whole words from shared RAM into the staging area (bsp_shared_copy.h).
 static void copy_words(uint32_t* to, const uint32_t* from, uint32_t words) {
   const uint32_t* whole = from + (words & ~7u);
   const uint32_t* end = from + words;
-  to = runner_copy_blocks(to, from, whole);
+  to = bsp_copy_blocks(to, from, whole);
   for (from = whole; from < end; ++from, ++to) {
     uint32_t word;
     __asm__ volatile("lw %0, 0(%1)\n\taddi %0, %0, 0\n\tsw %0, 0(%2)"
@@ -76,8 +77,7 @@ static size_t staged_bytes(uint32_t mask,
 }
 
 // Binding `i`'s copy in the weight cache (weight_cache.c), made now if there
-// is room, or NULL.  (With only the per-channel constants kept, at most 1 KiB
-// each in a pool of 8 KiB, ad took 2,811,861 cycles a call on one hart.)
+// is room, or NULL.
 static void* kept_copy(const iree_hal_executable_dispatch_state_v0_t* d,
                        unsigned i) {
   const void* from = d->binding_ptrs[i];
@@ -86,8 +86,8 @@ static void* kept_copy(const iree_hal_executable_dispatch_state_v0_t* d,
   if (copy) return copy;
   copy = runner_cache_add(from, length);
   if (!copy) return NULL;
-  const uintptr_t first = (uintptr_t)from & ~(uintptr_t)3;
-  const uint32_t words = (uint32_t)(((uintptr_t)from + length - first + 3) / 4);
+  uintptr_t first;
+  const uint32_t words = runner_word_span(from, length, &first);
   copy_words((uint32_t*)((uint8_t*)copy - ((uintptr_t)from & 3)),
              (const uint32_t*)first, words);
   return copy;
@@ -102,7 +102,7 @@ static iree_status_t sort_bindings(const iree_hal_executable_dispatch_state_v0_t
   *kept_mask = *mask = 0;
   for (unsigned i = 0; i < d->binding_count; ++i) {
     if (!among_constants(d->binding_ptrs[i], d->binding_lengths[i])) continue;
-    if (i >= MAX_BINDINGS) {
+    if (i >= RUNNER_MAX_BINDINGS) {
       return iree_make_status(IREE_STATUS_UNIMPLEMENTED,
                               "a dispatch binds constants past binding 31");
     }
@@ -149,6 +149,8 @@ __attribute__((noinline, aligned(4))) iree_status_t runner_stage(
     staged_ptrs[i] = d->binding_ptrs[i];
     if (!((mask >> i) & 1)) continue;
     const uintptr_t from = (uintptr_t)d->binding_ptrs[i];
+    // runner_word_span(), written out: the helper gave this loop another
+    // schedule (docs/runtime.md, "Measured choices").
     const uintptr_t first = from & ~(uintptr_t)3;
     const size_t words = (from + d->binding_lengths[i] - first + 3) / 4;
     copy_words((uint32_t*)(at + (first & 63)), (const uint32_t*)first, words);
@@ -163,9 +165,7 @@ __attribute__((noinline, aligned(4))) iree_status_t runner_stage(
 
 // One hart: IREE's own loop, after staging.  It and runner_stage() run for
 // every dispatch: aligned whatever the optimisation level of the link (at -Os
-// GCC aligns no function), their branches land where they do in every image
-// (ad with HARTS=auto took 187 cycles a call more in runner_stage than one
-// hart, on the same path).
+// GCC aligns no function), their branches land where they do in every image.
 static __attribute__((aligned(4))) iree_status_t dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
@@ -183,10 +183,10 @@ void runner_staging_start(void) {
   iree_hal_local_executable_dispatch_hook = dispatch;
 }
 
-// The runner's warm-up (runner.c): the cache and the staging area end as
-// runner_stage() would leave them, but nothing is staged, for nothing reads
-// it (vww's warm-up: 726,853 cycles with HARTS=auto, 1,802,919 staging as
-// well).  Apart from runner_stage(), whose code every dispatch runs.
+// The runner's warm-up (runner.c): the rounds of runner_stage() without the
+// copies, so the cache and the staging area end as staging would leave them
+// but nothing is staged, for nothing reads it.  A loop of its own: the
+// dispatch's stays as lean as it is (docs/runtime.md, "Measured choices").
 iree_status_t runner_stage_warm_up(
     const iree_hal_executable_dispatch_state_v0_t* d) {
   uint32_t mask, kept_mask, count;

@@ -64,8 +64,8 @@ void* runner_cache_find(const void* from, uint32_t length) {
 
 void* runner_cache_add(const void* from, uint32_t length) {
   const uint32_t s = lookup(from, length);  // a free slot: not kept yet
-  const uintptr_t first = (uintptr_t)from & ~(uintptr_t)3;
-  const uint32_t words = (uint32_t)(((uintptr_t)from + length - first + 3) / 4);
+  uintptr_t first;
+  const uint32_t words = runner_word_span(from, length, &first);
   const size_t bytes = (64 + 4 * (size_t)words + 63) & ~(size_t)63;
   const size_t below = cache_size;
   if (count == SLOTS / 2 || !reserve(area_size, below + bytes)) return NULL;

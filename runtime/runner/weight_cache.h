@@ -11,12 +11,20 @@
 extern "C" {
 #endif
 
+// The whole words that hold bytes [from, from + length): the first one's
+// address in *first, their number returned.
+static inline uint32_t runner_word_span(const void* from, size_t length,
+                                        uintptr_t* first) {
+  *first = (uintptr_t)from & ~(uintptr_t)3;
+  return (uint32_t)(((uintptr_t)from + length - *first + 3) / 4);
+}
+
 // The kept copy of the constant bytes [from, from + length), or NULL.
 void* runner_cache_find(const void* from, uint32_t length);
 
-// Keeps a copy of [from, from + length), not kept yet, if the heap leaves room: returns where
-// the copy of `from` goes (same address modulo 64), for the caller to fill,
-// or NULL.
+// Keeps a copy of [from, from + length), not kept yet, if the heap leaves
+// room: returns where the copy of `from` goes (same address modulo 64), for
+// the caller to fill, or NULL.
 void* runner_cache_add(const void* from, uint32_t length);
 
 // Makes the staging area at least `bytes` long, dropping the latest copies

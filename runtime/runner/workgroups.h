@@ -1,15 +1,40 @@
-// Running workgroups from the runner's dispatch hooks (staging.c, parallel.c).
-//
-// The call goes through the executable's vtable as
-// iree_hal_local_executable_issue_call() does, not through that function:
-// with callers in the hooks as well as in IREE's own loop, link-time
-// optimisation kept it out of line everywhere, one more call per workgroup
-// (ad with HARTS=auto, settled on hart 0: 203 cycles a call over one hart).
+// Running workgroups from the runner's dispatch hooks (staging.c, parallel.c,
+// hart_local.c): the call into a kernel and the walk over a dispatch's grid.
 #ifndef RUNNER_WORKGROUPS_H_
 #define RUNNER_WORKGROUPS_H_
 
 #include "iree/hal/local/local_executable.h"
 
+// Bindings a dispatch may have where the runner copies them: masks of them
+// are 32-bit words (bit i: binding i).
+#define RUNNER_MAX_BINDINGS 32
+
+// Sets (x, y, z) to the id of workgroup `index` of a grid of `count_x` by
+// `per_z / count_x` by any (index counted in IREE's order, x fastest).  Three
+// divisions: once per run of workgroups, then RUNNER_WORKGROUP_STEP.
+#define RUNNER_WORKGROUP_AT(index, count_x, per_z, x, y, z) \
+  ((x) = (index) % (count_x), (y) = ((index) % (per_z)) / (count_x), \
+   (z) = (index) / (per_z))
+
+// Steps (x, y, z) to the next workgroup in IREE's order (x fastest) in a grid
+// `count_x` by `count_y` wide: no division (one costs up to 35 cycles on the
+// CV32E40P).  A macro, for ids of any integer type.
+#define RUNNER_WORKGROUP_STEP(x, y, z, count_x, count_y) \
+  do {                                                    \
+    if (++(x) == (count_x)) {                             \
+      (x) = 0;                                            \
+      if (++(y) == (count_y)) {                           \
+        (y) = 0;                                          \
+        ++(z);                                            \
+      }                                                   \
+    }                                                     \
+  } while (0)
+
+// Calls workgroup `workgroup_state` of entry point `ordinal` as
+// iree_hal_local_executable_issue_call() does, through the executable's
+// vtable: that function, with callers in the hooks as well as in IREE's own
+// loop, stays out of line under link-time optimisation, a call more per
+// workgroup.  Returns the kernel's status.
 static inline __attribute__((always_inline)) iree_status_t runner_issue_call(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
@@ -19,8 +44,9 @@ static inline __attribute__((always_inline)) iree_status_t runner_issue_call(
       ->issue_call(executable, ordinal, dispatch_state, workgroup_state, worker_id);
 }
 
-// Every workgroup of a dispatch on the calling hart, in IREE's order.  Always
-// inlined, for the same reason.
+// Runs every workgroup of dispatch `d` on the calling hart, in IREE's order,
+// with `local_memory` as their local memory; stops at the first failure and
+// returns it.  Always inlined, as runner_issue_call().
 static inline __attribute__((always_inline)) iree_status_t runner_run_grid(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* d, uint32_t processor_id,

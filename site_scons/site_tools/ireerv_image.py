@@ -272,8 +272,7 @@ def _iree_objects(benv, model: Model, size: int | None, idir: str, runtime_libs,
     sources = [("model_module", module_c), ("model_data", data_c),
                ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
                ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
-    if benv["BOARD_SPEC"].placement.constants:  # weights staged into the scratchpad
-        renv.Append(CPPDEFINES=[("RUNNER_STAGED_CONSTANTS", 1)])
+    if benv["BOARD_SPEC"].placement.constants:  # BSP_STAGED_CONSTANTS: weights staged
         sources += [("staging", str(STAGING_SOURCE)),
                     ("weight_cache", str(WEIGHT_CACHE_SOURCE))]
     extra = renv.Command(f"{idir}/{warm_up.HEADER}", module_h, short_action(

@@ -42,7 +42,7 @@ def _check_layers(target, source, env):
     if len(outputs) != len(wanted):
         build_error(f"layer check: the image printed {len(outputs)} of {len(wanted)} layer "
                     f"outputs ({result.detail})")
-    rule = check.Rule(atol=model.tolerance, rtol=model.rtol, int_step=1)
+    rule = check.Rule(atol=framework.tolerance(model), rtol=model.rtol, int_step=1)
     problems = [(check.compare([g], [w], rule) or [None])[0] for g, w in zip(outputs, wanted,
                                                                               strict=True)]
     worst = [layers.largest_difference(g, w) for g, w in zip(outputs, wanted, strict=True)]

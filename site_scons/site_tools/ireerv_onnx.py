@@ -1,7 +1,9 @@
 """ONNX models imported to MLIR inside the build.
 
 Adds env.OnnxImport(model) -> the imported MLIR node (the prepared .onnx beside
-it is declared too).  The logic is in ireerv.formats.onnx_import.
+it is declared too), and before it, for a model quantized by the build,
+env.OnnxQuantize(model) -> the quantized .onnx and its report.  The logic is in
+ireerv.formats.onnx_import and onnx_quantize.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ireerv.formats import onnx_import as import_logic
+from ireerv.formats import onnx_quantize
 from ireerv.formats.base import Model
 from ireerv.formats.onnx_import import LOWERING, TARGET_OPSET, OnnxError, import_model, outputs
 from ireerv.inputs import identity
@@ -30,16 +33,50 @@ def _import(target, source, env):
         build_error(err)
 
 
+def _quantize(target, source, env):
+    model = env["_QUANTIZE_MODEL"]
+    origin = model.origin
+    try:
+        data = onnx_quantize.samples(model.inputs, [i.name for i in origin.inputs],
+                                     origin.calibration)
+        onnx_quantize.write(origin.float_path, Path(str(target[0])), Path(str(target[1])),
+                            data)
+    except Exception as err:  # quantize_static's own failures: the model, said in one line
+        build_error(f"{origin.float_path}: quantize_static failed: {type(err).__name__}: "
+                    f"{' '.join(str(err).split())[:300]}")
+
+
 def generate(env) -> None:
     env.Tool("ireerv_setup")  # the lock, the fetcher and the toolchain
     env.Append(BUILDERS={"OnnxImportFile": env.Builder(
-        action=short_action(_import, "IMPORT"), emitter=_emitter)})
+        action=short_action(_import, "IMPORT"), emitter=_emitter),
+        "OnnxQuantizeFile": env.Builder(action=short_action(_quantize, "QUANTIZE"))})
     env.AddMethod(onnx_import, "OnnxImport")
+    env.AddMethod(onnx_quantize_model, "OnnxQuantize")
+
+
+def onnx_quantize_model(env, model: Model) -> list:
+    """The quantized .onnx of a model quantized by the build, and its report."""
+    from ireerv.reference import onnx_runtime
+
+    origin = model.origin
+    calibration = (onnx_quantize.calibration_files(origin.calibration)
+                   if origin.calibration else [])
+    # What the bytes depend on: the float model, the samples and the quantizer.
+    key = env.Value(f"{onnx_runtime.runtime_identity()} samples "
+                    f"{[(s.dtype, s.shape, sorted(s.generator.items())) for s in model.inputs]} "
+                    f"{onnx_quantize.SAMPLES} {onnx_quantize.SEED_STEP}")
+    return env.OnnxQuantizeFile([str(origin.path), str(origin.report)],
+                                [str(origin.float_path), *map(str, model.data_files),
+                                 *map(str, calibration), key,
+                                 *module_files(onnx_quantize)], _QUANTIZE_MODEL=model)
 
 
 def onnx_import(env, model: Model) -> list:
     """The MLIR of an ONNX model, imported by IREE's importer of the pinned compiler."""
     source = model.origin  # OnnxSource
+    if source.float_path is not None:
+        env.OnnxQuantize(model)
     # What the import depends on beyond the file: the fixed dimensions, the opset
     # it is raised to, the lowering, and the importer (the compiler wheel).
     key = env.Value(f"{sorted(source.dims)} opset {TARGET_OPSET} {LOWERING} "

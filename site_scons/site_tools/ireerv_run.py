@@ -127,7 +127,7 @@ def _framework(model) -> FrameworkReference | None:
 def _rule(model) -> check.Rule:
     """Imported models: f32 within atol + rtol, integers within one quantisation step."""
     if _framework(model):
-        return check.Rule(atol=model.tolerance, rtol=model.rtol, int_step=1)
+        return check.Rule(atol=_framework(model).tolerance(model), rtol=model.rtol, int_step=1)
     return check.Rule(atol=model.tolerance)
 
 

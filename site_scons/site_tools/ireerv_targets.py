@@ -71,7 +71,9 @@ class Request:
     @cached_property
     def model(self) -> formats.Model:
         try:
-            return formats.load_model(self.env["MODEL"], self.env.GetFetcher().path)
+            return formats.quantized(formats.load_model(self.env["MODEL"],
+                                                        self.env.GetFetcher().path),
+                                     self.env["QUANTIZE"])
         except formats.ModelError as err:
             _stop(err)
 

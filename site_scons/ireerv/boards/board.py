@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ireerv.boards.sharing import Sharing
 from ireerv.paths import PROJECT_ROOT
 from ireerv.simulators.base import Settings
 from ireerv.util.memory import Region
@@ -22,6 +23,10 @@ INCLUDE_DIR = BSP_DIR / "include"
 # iree-compile's option for a transform library that sets lowering configurations.
 LIBRARY_FLAG = "--iree-codegen-transform-dialect-library"
 CONFIG_HEADER = "bsp_config.h"
+# The board's copy from memory a core must not mix with its own (exclusive_data) into
+# the memory it may use, for the runner: in the board's folder where woken harts run from
+# their own memory (per_hart) or constants are staged (a placement's `constants`).
+SHARED_COPY_HEADER = "bsp_shared_copy.h"
 
 MEMORY_KINDS = ("code", "data")
 PLACED = ("text", "rodata", "data", "bss", "stack", "heap")
@@ -163,6 +168,8 @@ class Board:
     # HARTS of IREE images when the command line gives none (board.toml `harts_default`:
     # a number or "auto"); the plain C matmul's is 1.
     harts_default: str = "1"
+    # What sharing a dispatch among the harts costs ([sharing]; None: one hart).
+    sharing: Sharing | None = None
 
     @property
     def build_name(self) -> str:
@@ -212,9 +219,15 @@ class Board:
         common = sorted(p for p in COMMON_DIR.iterdir() if p.suffix in (".c", ".S"))
         return [*common, *self.sources]
 
+    def needs_shared_copy(self) -> bool:
+        """Whether the runner needs the board's SHARED_COPY_HEADER (in some placement)."""
+        return any(r.per_hart for r in self.memory) or any(
+            p.constants for p in (self.placement, *self.placements.values()))
+
     def include_dirs(self) -> list[Path]:
-        """The BSP's header folders; add the folder where CONFIG_HEADER is generated."""
-        return [INCLUDE_DIR]
+        """The BSP's header folders, the board's own last (its hooks for the runner, such as
+        bsp_shared_copy.h); add the folder where CONFIG_HEADER is generated."""
+        return [INCLUDE_DIR, self.directory]
 
 
 def choose_placement(board: Board, requested: str, wanted: str) -> Board:

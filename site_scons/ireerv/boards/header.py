@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ireerv.boards.board import Board
+from ireerv.boards.sharing import header_lines
 
 
 def _macro(name: str) -> str:
@@ -47,5 +48,6 @@ def config_header(board: Board) -> str:
             lines.append(f"#define BSP_{m}_ADDR {d.address:#010x}")
         for key, value in sorted(d.params.items()):
             lines.append(f"#define BSP_{m}_{_macro(key)} {value:#x}")
+    lines += header_lines(board.sharing)
     lines += ["", "#endif /* BSP_CONFIG_H */", ""]
     return "\n".join(lines)

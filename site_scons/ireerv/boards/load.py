@@ -16,6 +16,7 @@ from ireerv.boards.board import (
     PLACED,
     REQUIRED_DEVICES,
     ROLES,
+    SHARED_COPY_HEADER,
     Board,
     BoardError,
     Device,
@@ -23,6 +24,7 @@ from ireerv.boards.board import (
     MemoryRegion,
     Placement,
 )
+from ireerv.boards.sharing import SharingError, parse_sharing
 from ireerv.paths import PROJECT_ROOT
 
 _BOARD_RE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -92,7 +94,7 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> 
 def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     _check_keys(data, ("name", "description", "harts", "harts_default", "roles", "sources",
                        "compile", "memory", "placement", "placements", "devices", "iree",
-                       "simulator"), "board.toml")
+                       "simulator", "sharing"), "board.toml")
     roles = tuple(_opt(data, "roles", list, "board.toml", []))
     if not set(roles) <= set(ROLES):
         raise BoardError(f"'roles' {list(roles)}: known roles are {', '.join(ROLES)}")
@@ -120,17 +122,11 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     iree = _parse_iree(_table(data, "iree"), path.parent)
     try:
         simulator = simulators.parse_settings(data.get("simulator"), harts)
-    except simulators.SettingsError as err:
+        sharing = parse_sharing(data.get("sharing"), harts)
+    except (simulators.SettingsError, SharingError) as err:
         raise BoardError(str(err)) from None
 
-    sources = []
-    for item in _opt(data, "sources", list, "board.toml", []):
-        src = path.parent / item
-        if not isinstance(item, str) or not src.is_file():
-            raise BoardError(f"source {item!r} not found in {path.parent}")
-        sources.append(src)
-
-    return Board(
+    board = Board(
         name=name,
         description=_opt(data, "description", str, "board.toml", ""),
         harts=harts,
@@ -144,10 +140,31 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
         iree=iree,
         simulator=simulator,
         directory=path.parent,
-        sources=tuple(sources),
+        sources=_sources(data, path.parent),
         placements=placements,
         harts_default=harts_default,
+        sharing=sharing,
     )
+    _check_hooks(board)
+    return board
+
+
+def _sources(data: dict[str, Any], folder: Path) -> tuple[Path, ...]:
+    sources = []
+    for item in _opt(data, "sources", list, "board.toml", []):
+        src = folder / item
+        if not isinstance(item, str) or not src.is_file():
+            raise BoardError(f"source {item!r} not found in {folder}")
+        sources.append(src)
+    return tuple(sources)
+
+
+def _check_hooks(board: Board) -> None:
+    """The headers the runner takes from the board's folder where its board.toml needs them."""
+    if board.needs_shared_copy() and not (board.directory / SHARED_COPY_HEADER).is_file():
+        raise BoardError(f"its per_hart memory or staged constants need {SHARED_COPY_HEADER} "
+                         f"in {board.directory.name}/: the copy that keeps its memory rule "
+                         "(bsp/README.md)")
 
 
 def _harts(data: dict[str, Any]) -> tuple[int, str]:

@@ -110,3 +110,20 @@ def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
         return model_format(found[0]).load(path, input_tree)
     check_path_chars(spec, path.resolve())
     return model_format(found[0]).load(path.resolve(), input_tree)
+
+
+
+def quantized(model: Model, quantize: str) -> Model:
+    """The model as QUANTIZE asks: as it is (model), or int8: a float ONNX model quantized
+    by the build (onnx_quantize.py); for any other, one line saying what to do instead."""
+    if quantize != "int8":
+        return model
+    if model.format == "onnx":  # the format's module, as loading it imported it
+        return import_module(f"{__name__}.{FORMAT_MODULES['onnx']}").as_int8(model)
+    if model.format == "tflite":
+        raise ModelError(f"QUANTIZE=int8 quantizes float ONNX models; {model.given} is TFLite: "
+                         "quantize it when converting (TensorFlow's TFLiteConverter with "
+                         "Optimize.DEFAULT and a representative dataset) and build the int8 "
+                         ".tflite, or export the float network to ONNX")
+    raise ModelError(f"QUANTIZE=int8 quantizes float ONNX models, not {model.format} models "
+                     f"({model.given})")

@@ -190,6 +190,11 @@ class FrameworkReference:
     files: Callable[[Model], list[Path]] | None = None
     # Where a wrong result must come from, when the model says (its only layer).
     suspect: Callable[[Model], str | None] | None = None
+    # The f32 tolerance, read at the run (a QDQ model's output step), if not model.tolerance.
+    atol: Callable[[Model], float] | None = None
+
+    def tolerance(self, model: Model) -> float:
+        return self.atol(model) if self.atol else model.tolerance
 
     def label(self, model: Model) -> str:
         return self.describe(model) if self.describe else self.name

@@ -42,8 +42,18 @@ def importer_mlir(path: Path) -> bool:
     return path.suffix == ".mlir" and path.is_file() and is_importer_mlir(read_text(path))
 
 
+def has_onnx_table(folder: Path) -> bool:
+    """Whether model.toml's [onnx] table names the file to write as ONNX (tflite_onnx.py)."""
+    toml = folder / "model.toml"
+    try:
+        return toml.is_file() and "onnx" in tomllib.loads(read_text(toml))
+    except tomllib.TOMLDecodeError:
+        return False
+
+
 def onnx(path: Path) -> bool:
-    return path.suffix == ".onnx" or (path.is_dir() and (path / "model.onnx").is_file())
+    return path.suffix == ".onnx" or (path.is_dir() and (
+        (path / "model.onnx").is_file() or has_onnx_table(path)))
 
 
 def tflite(path: Path) -> bool:

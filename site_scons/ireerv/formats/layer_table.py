@@ -36,6 +36,8 @@ def _onnx_macs(op: str, ins: list, out: list | None, attrs: dict) -> int:
         return 0
     if op == "Conv" and len(ins) >= 2:  # weights: (out channels, in channels / group, k...)
         return math.prod(out) * math.prod(ins[1][1:])
+    if op == "ConvTranspose" and len(ins) >= 2 and ins[0]:  # weights: (in, out / group, k...)
+        return math.prod(ins[0]) * math.prod(ins[1][1:])
     if op == "MatMul" and len(ins) >= 2 and ins[0]:
         return math.prod(out) * ins[0][-1]
     if op == "Gemm" and len(ins) >= 2 and len(ins[0]) == 2:

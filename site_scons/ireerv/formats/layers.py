@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ireerv.formats import onnx_qdq, onnx_qoperator
 from ireerv.formats.base import Model, ModelError
 
 SUPPORTED = {1, 3, 5, 6, 7, 9}  # TensorProto types the runner prints (f32, i8, i16, i32, i64, bool)
@@ -52,7 +53,17 @@ def _expose_onnx(model: Model, folder: Path) -> list[Layer]:
     types = {vi.name: vi for vi in [*inferred.graph.value_info, *inferred.graph.output]}
     made_by = {out: (i, node) for i, node in enumerate(original.graph.node)
                for out in node.output}
-    layers = [Layer(o.name, made_by[o.name][1].name or o.name, made_by[o.name][1].op_type,
+    # A QDQ model's layers are its quantized results, named after the Conv or MatMul (an
+    # output's DequantizeLinear too).
+    quantized = onnx_qdq.layer_outputs(original.graph) \
+        if onnx_qdq.is_qdq(original) and not onnx_qoperator.is_qoperator(original) else None
+
+    def maker(out: str):
+        node = made_by[out][1]
+        if quantized is not None and node.op_type == "DequantizeLinear":
+            return quantized.get(node.input[0], node)
+        return node
+    layers = [Layer(o.name, maker(o.name).name or o.name, maker(o.name).op_type,
                     made_by[o.name][0]) for o in original.graph.output if o.name in made_by]
     listed = {o.name for o in original.graph.output}
     for i, node in enumerate(original.graph.node):
@@ -60,9 +71,12 @@ def _expose_onnx(model: Model, folder: Path) -> list[Layer]:
             vi = types.get(out)
             if out in listed or vi is None or vi.type.tensor_type.elem_type not in SUPPORTED:
                 continue
+            if quantized is not None and out not in quantized:
+                continue
+            named = quantized[out] if quantized is not None else node
             original.graph.output.append(vi)
             listed.add(out)
-            layers.append(Layer(out, node.name or out, node.op_type, i))
+            layers.append(Layer(out, named.name or out, named.op_type, i))
     onnx.save(original, str(folder / "model.onnx"))
     return layers
 
@@ -99,7 +113,9 @@ def _expose_tflite(model: Model, folder: Path) -> list[Layer]:
 
 def _write_toml(model: Model, toml: Path) -> None:
     """The original run's inputs, value for value, and its tolerances."""
-    lines = [f"tolerance = {model.tolerance!r}", f"rtol = {model.rtol!r}"]
+    # A tolerance the copy derives itself (a QDQ model's output step) stays derived.
+    given = getattr(model.origin, "atol_given", True)
+    lines = [*([f"tolerance = {model.tolerance!r}"] if given else []), f"rtol = {model.rtol!r}"]
     for array in model.generate_inputs(None):
         values = array.reshape(-1).tolist()
         lines += ["[[inputs]]", f'generator = {{ kind = "values", values = {values!r} }}']

@@ -60,13 +60,24 @@ class OnnxSource:
     outputs: tuple[TensorInfo, ...]
     test_data: Path | None = None  # ONNX's test data set beside it (onnx_test_data.py)
     opset: int = TARGET_OPSET  # the file's own; the import raises an older one
+    atol_given: bool = False  # model.toml gives the tolerance (else: a QDQ model's step)
+    # Quantized by the build (onnx_quantize.py): the float model, the calibration folder
+    # (None: the input generators) and the report beside the quantized `path`.
+    float_path: Path | None = None
+    calibration: Path | None = None
+    report: Path | None = None
 
     @property
     def notes(self) -> tuple[str, ...]:
         """What the import changes, in words."""
+        notes = []
         if self.opset < TARGET_OPSET:
-            return (f"opset {self.opset} raised to {TARGET_OPSET} (onnx.version_converter)",)
-        return ()
+            notes.append(f"opset {self.opset} raised to {TARGET_OPSET} (onnx.version_converter)")
+        if self.report is not None:
+            from ireerv.formats.onnx_quantize import note
+
+            notes.append(note(self.report))
+        return tuple(notes)
 
 
 def _onnx():
@@ -186,6 +197,12 @@ def prepare(path: Path, dims: dict[str, int]):
             raise OnnxError(f"{path}: cannot raise opset {_opset(model)} to {TARGET_OPSET}: "
                             f"{' '.join(str(err).split())[:300]}") from None
     onnx_legacy.initializers_as_inputs(model)  # the converter adds some (Pad's pads)
+    from ireerv.formats import onnx_qoperator
+
+    try:
+        onnx_qoperator.to_qdq(model, path)  # QOperator nodes in their QDQ form
+    except ModelError as err:
+        raise OnnxError(str(err)) from None
     for node in model.graph.node:  # the importer names each node's ops after the node
         node.name = node.name or node.output[0]
     try:
@@ -300,7 +317,12 @@ def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
     mlir.parent.mkdir(parents=True, exist_ok=True)
     tmp = [path.with_name(path.name + ".tmp") for path in outputs(mlir)]
     try:
-        onnx.save(prepare(source.path, dict(source.dims)), str(tmp[1]))
+        prepared = prepare(source.path, dict(source.dims))
+        onnx.save(prepared, str(tmp[1]))
+        if _integer_import(prepared, source.path, tmp):
+            for part, final in zip(tmp, outputs(mlir), strict=True):
+                part.replace(final)
+            return
         env = {"PYTHONPATH": str(compiler_wheel)}
         _run([sys.executable, "-c", _IMPORT_WITH_LOCATIONS, str(tmp[1]), "-o", str(tmp[2])],
              "IREE's ONNX importer", source.path, env)
@@ -313,6 +335,26 @@ def import_model(source: OnnxSource, compiler_wheel: Path, mlir: Path) -> None:
     finally:
         for part in tmp:
             part.unlink(missing_ok=True)
+
+
+def _integer_import(prepared, onnx_file: Path, tmp: list[Path]) -> bool:
+    """A QDQ model translated to TOSA on the integer kernels (onnx_qdq.py), as TFLite's
+    int8 models are; False for a float model, or a QDQ one with a node outside the
+    integer route (said in one line: it then runs as IREE's importer gives it)."""
+    from ireerv.formats import onnx_int8_tosa, onnx_qdq, onnx_qdq_nodes
+
+    if not onnx_qdq.is_qdq(prepared):
+        return False
+    try:
+        graph = onnx_qdq_nodes.read(prepared, onnx_file)
+    except onnx_qdq.NotInteger as err:
+        print(f"note: {err}; the model runs as IREE's ONNX importer gives it (float "
+              "between its Q/DQ nodes)")
+        return False
+    onnx_int8_tosa.write(graph, entry_name(prepared.graph.name), tmp[0])
+    tmp[2].write_text("// a QDQ model: translated to TOSA on the integer kernels, without "
+                      "IREE's ONNX importer\n")
+    return True
 
 
 def crash(cmd: list[str], returncode: int, diagnostics: str) -> str:

@@ -55,10 +55,11 @@ def window(ctx: Context, op: Operator, x: int, kh: int, kw: int) -> tuple[str, t
     o, t = op.options, ctx.t(x)
     sh, sw = o["StrideH"], o["StrideW"]
     dh, dw = o.get("DilationHFactor", 1), o.get("DilationWFactor", 1)
-    if o["Padding"] not in ("SAME", "VALID"):
+    if o["Padding"] not in ("SAME", "VALID", "EXPLICIT"):
         raise TfliteError(f"{ctx.graph.path}: {op.name} with padding {o['Padding']}")
-    _, top, bottom, crop_h = window_pads(o["Padding"], t.shape[1], kh, sh, dh)
-    _, left, right, crop_w = window_pads(o["Padding"], t.shape[2], kw, sw, dw)
+    given = o.get("Pads", (0, 0, 0, 0))  # EXPLICIT's (an ONNX model's): top, bottom, left, right
+    _, top, bottom, crop_h = window_pads(o["Padding"], t.shape[1], kh, sh, dh, given[:2])
+    _, left, right, crop_w = window_pads(o["Padding"], t.shape[2], kw, sw, dw, given[2:])
     value, shape = ctx.value(x), t.shape
     if crop_h or crop_w:
         size = (shape[0], shape[1] - crop_h, shape[2] - crop_w, shape[3])
@@ -77,6 +78,8 @@ _BOUNDS = {"NONE": (-math.inf, math.inf), "RELU": (0.0, math.inf), "RELU6": (0.0
 
 def bounds(ctx: Context, op: Operator) -> tuple[float, float]:
     act = op.options.get("FusedActivationFunction", "NONE")
+    if act == "BOUNDS":  # an ONNX Relu or Clip: its own bounds
+        return op.options["ActivationBounds"]
     if act not in _BOUNDS:
         raise TfliteError(f"{ctx.graph.path}: {op.name} with fused activation {act} is not "
                           "supported")

@@ -56,7 +56,7 @@ class TfliteSource:
     outputs: tuple[Tensor, ...]
 
 
-def _pinned_file(toml: Path, table: Any, input_tree: InputTree | None) -> Path:
+def pinned_file(toml: Path, table: Any, input_tree: InputTree | None) -> Path:
     """The file a [tflite] table names inside a toolchain.lock input (fetched if needed)."""
     place = _Place(toml, "[tflite]")
     if not isinstance(table, dict):
@@ -119,7 +119,7 @@ def load_tflite(path: Path, input_tree: InputTree | None = None) -> Model:
     try:
         data = read_toml(toml)
         if "tflite" in data:
-            file = _pinned_file(toml, data["tflite"], input_tree)
+            file = pinned_file(toml, data["tflite"], input_tree)
         else:
             file = path / "model.tflite" if folder else path
         if not file.is_file():

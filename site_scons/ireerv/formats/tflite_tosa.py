@@ -330,9 +330,12 @@ def unsupported(graph: TfliteGraph) -> list[str]:
     return sorted({op.name for op in graph.operators if op.name not in TRANSLATIONS})
 
 
-def translate(graph: TfliteGraph, function: str = "main") -> str:
-    """The TOSA module of the graph: one function from its inputs to its outputs."""
-    missing = unsupported(graph)
+def translate(graph: TfliteGraph, function: str = "main",
+              extra: dict[str, Callable[[Context, Operator], None]] | None = None) -> str:
+    """The TOSA module of the graph: one function from its inputs to its outputs; `extra`:
+    translations of operators beyond TFLite's (an ONNX model's, onnx_int8_tosa.py)."""
+    translations = {**TRANSLATIONS, **(extra or {})}
+    missing = sorted({op.name for op in graph.operators if op.name not in translations})
     if missing:
         raise TfliteError(f"{graph.path}: the TFLite operator{'s' if len(missing) > 1 else ''} "
                           f"{', '.join(missing)} cannot be imported (the TFLite to TOSA "
@@ -343,7 +346,7 @@ def translate(graph: TfliteGraph, function: str = "main") -> str:
     for op in graph.operators:
         ctx.w.location = output = graph.tensors[op.outputs[0]].name
         try:
-            TRANSLATIONS[op.name](ctx, op)
+            translations[op.name](ctx, op)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
             raise TfliteError(f"{graph.path}: {op.name} (output {output!r}) cannot be "
                               f"translated: {type(err).__name__}: {err}") from None

@@ -28,9 +28,10 @@ def _float(value: float) -> str:
     return f"{float(np.float32(value)):.9e}"
 
 
-def window_pads(padding: str, size: int, k: int, s: int, d: int) -> tuple[int, int, int, int]:
-    """TFLite's SAME or VALID padding of one dimension, for TOSA: (output size, pad before,
-    pad after, rows to crop at the end).
+def window_pads(padding: str, size: int, k: int, s: int, d: int,
+                given: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int]:
+    """TFLite's SAME or VALID padding of one dimension (or EXPLICIT: `given`, before and
+    after), for TOSA: (output size, pad before, pad after, rows to crop at the end).
 
     TOSA wants the padded extent to divide exactly by the stride: trailing rows no
     output reads are dropped (first from the padding, then from the input)."""
@@ -39,6 +40,9 @@ def window_pads(padding: str, size: int, k: int, s: int, d: int) -> tuple[int, i
         out = -(-size // s)
         total = max((out - 1) * s + eff - size, 0)
         lo, hi = total // 2, total - total // 2
+    elif padding == "EXPLICIT":
+        lo, hi = given
+        out = (size + lo + hi - eff) // s + 1
     else:
         out, lo, hi = -(-(size - eff + 1) // s), 0, 0
     rem = (size - 1 + lo + hi - (eff - 1)) % s

@@ -13,6 +13,14 @@ inliner interface), so combining the program's initialisers fails ("failed to in
 into combined initializer").  The compile therefore stops after the HAL phase, each
 initialiser's body becomes a private function the initialiser calls (outline), and
 the compile goes on from there: calls stay calls, the program is otherwise the same.
+
+The pinned compiler declares the inline module's buffer.allocate imports free of side
+effects, so the VM's CSE merged two allocations of the same alignment and size into
+one: a program whose results and transients took the same number of bytes wrote its
+intermediate values over its results (a QDQ network's layer-check copy, 1,536 bytes
+each: 7 of conv0's 288 values wrong).  Between the halves each such repeated
+allocation asks for a larger alignment (distinct_allocations): its own call, a few
+bytes of slack at most.
 """
 
 from __future__ import annotations
@@ -38,6 +46,11 @@ MODULE_SOURCES = (
 _FUNCTION_PREFIX = "__ireerv_initializer_"
 
 # A module-level initialiser, its body and its closing brace's location (if printed).
+# hal_inline.buffer.allocate[.initialized] alignment(%a) <the rest of its operands>
+_ALLOCATE = re.compile(r"(= hal_inline\.buffer\.allocate(?:\.initialized)? alignment\()"
+                       r"(%[\w$.-]+)(\)[^\n]*?)(?: loc\(|$)")
+_INDEX_CONSTANT = re.compile(r"^\s*(%[\w$.-]+) = arith\.constant (\d+) : index\b", re.M)
+_FUNCTION_START = re.compile(r"^  (?:util\.func|util\.initializer|func\.func)\b", re.M)
 _INITIALIZER = re.compile(r"^  util\.initializer \{\n(.*?)^  \}( loc\([^\n]*\))?\n", re.S | re.M)
 _STORE = re.compile(r"util\.global\.store [^,]+, (@[\w$.-]+)")
 
@@ -86,3 +99,37 @@ def outline_initializers(text: str) -> str:
         result = result.replace(f"util.global.load immutable {name} ",
                                 f"util.global.load {name} ")
     return result
+
+
+def distinct_allocations(text: str) -> str:
+    """The HAL phase's output with every allocation that repeats an earlier one of its
+    function (the same alignment and operands) given a larger alignment, 64 -> 128 ->
+    256 ..., and so a call of its own in the VM program (the module's docstring)."""
+    starts = [m.start() for m in _FUNCTION_START.finditer(text)]
+    bounds = list(zip([0, *starts], [*starts, len(text)], strict=True))
+    return "".join(_distinct_in(text[begin:end]) for begin, end in bounds)
+
+
+def _distinct_in(body: str) -> str:
+    """One function's allocations made distinct (distinct_allocations): the new alignment
+    a constant on its own line just before the allocation."""
+    constants = {name: int(value) for name, value in _INDEX_CONSTANT.findall(body)}
+    seen: set[tuple[str, int, str]] = set()
+    lines = []
+    for line in body.split("\n"):
+        match = _ALLOCATE.search(line)
+        alignment = constants.get(match.group(2)) if match else None
+        if match is None or alignment is None:  # a dynamic alignment: left as it is
+            lines.append(line)
+            continue
+        op, rest = match.group(1), match.group(3)
+        if (op, alignment, rest) in seen:
+            while (op, alignment, rest) in seen:
+                alignment *= 2
+            name = f"%__ireerv_alignment_{len(seen)}"
+            indent = line[:len(line) - len(line.lstrip())]
+            lines.append(f"{indent}{name} = arith.constant {alignment} : index")
+            line = line[:match.start(2)] + name + line[match.end(2):]
+        seen.add((op, alignment, rest))
+        lines.append(line)
+    return "\n".join(lines)

@@ -176,7 +176,8 @@ def _compile_inline(compiler: Path, flag_list: list[str], given: str, cwd: Path,
         hal_text = between.read_text()
         shares = dispatch_counts.may_share(dispatch_counts.workgroup_counts(hal_text))
         try:
-            between.write_text(inline_hal.outline_initializers(hal_text))
+            between.write_text(inline_hal.distinct_allocations(
+                inline_hal.outline_initializers(hal_text)))
         except inline_hal.InlineHalError as err:
             raise CompileError(f"iree-compile's HAL phase of {given}: {err}") from None
         _run_compile([*base, inline_hal.GO_ON, between.name, "-o", module_header.name],

@@ -76,6 +76,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REPEAT", "2", lambda v: f"-r{v}"),
     # model: the model's tuning file for the board (`scons tune`), where it has one.
     Setting("TUNING", "model", lambda v: "-untuned" if v == "none" else f"-{v}"),
+    # int8: a float ONNX model quantized by the build (formats/onnx_quantize.py).
+    Setting("QUANTIZE", "model", _named),
 )
 DEFAULT_PLACEMENT = "default"
 # The reference release (`scons release` with every default): what the digests cover.

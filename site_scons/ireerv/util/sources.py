@@ -45,7 +45,13 @@ def _imported(path: Path, package: str) -> frozenset[str]:
 def _file(name: str) -> Path | None:
     """The file of a module of ours, or None for a name that is no module (a class or
     function imported by `from module import name`)."""
+    parent = name.rpartition(".")[0]
     try:
+        # A name inside a plain module (not a package) is a class or a function: looking
+        # it up would import that module (and NumPy with it, for a build that needs none).
+        outer = importlib.util.find_spec(parent) if parent else None
+        if outer is not None and not outer.submodule_search_locations:
+            return None
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
         return None
