@@ -19,7 +19,7 @@ MATMUL_C = PROJECT_ROOT / "models" / "matmul" / plain_c.SOURCE_NAME
 
 
 def matmul_inputs_header(size: int) -> str:
-    return plain_c.inputs_header(models.load_model("matmul"), size)
+    return plain_c.inputs_header(models.load_model("matmul").generate_inputs(size))
 
 
 def matmul_expected(size: int) -> list[str]:

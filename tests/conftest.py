@@ -54,7 +54,7 @@ def wheel(fetcher: Fetcher) -> Path:
 @pytest.fixture(scope="session")
 def compiler(wheel: Path, lock: Lock) -> Path:
     """The pinned iree-compile, checked against the runtime's commit."""
-    from ireerv.image.iree_build import check_compiler_commit
+    from ireerv.runtime.iree_build import check_compiler_commit
 
     path = wheel / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
     check_compiler_commit(path, lock.input("iree").commit)

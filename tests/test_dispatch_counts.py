@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ireerv.image import dispatch_counts
+from ireerv.harts import dispatch_counts
 
 # As the pinned compiler prints it (--compile-to=hal, inline HAL, locations on).
 HAL_TEXT = """\

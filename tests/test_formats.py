@@ -10,7 +10,7 @@ from conftest import require_input
 from scons_helpers import copy_project, scons
 
 from ireerv import formats
-from ireerv.formats import base
+from ireerv.formats import base, tflite_format
 from ireerv.inputs.fetch import Fetcher
 
 # A toy format: a `.toy` file says `scale <k>`; the model multiplies four i32 values by k.
@@ -57,7 +57,8 @@ def test_every_format_is_registered_once() -> None:
     names = [f.name for f in formats.all_formats()]
     assert names == ["mlir", "importer-mlir", "onnx", "tflite"]
     assert formats.model_format("onnx").reference.name == "ONNX Runtime"
-    assert formats.model_format("tflite").import_step == "TfliteImport"
+    assert formats.model_format("tflite").import_step is tflite_format.import_step
+    assert formats.model_format("mlir").import_step is None  # compiled as written
     assert formats.model_format("mlir").reference is None
 
 

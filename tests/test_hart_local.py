@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ireerv.image import hart_local
+from ireerv.harts import hart_local
 
 KERNELS = {
     # Reads only its arguments and calls nothing: may run from the scratchpad.

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ireerv.image import hart_local, hart_slices
-from ireerv.image.hart_slices import EntrySlices, Slice
+from ireerv.harts import hart_local, hart_slices
+from ireerv.harts.hart_slices import EntrySlices, Slice
 
 HEAD = "// -----// IR Dump After TileAndDistributeToWorkgroupsUsingForallOpPass (x) //----- //\n"
 SUB = ("hal.interface.binding.subspan layout(#l) binding({b}) alignment(64) offset({o}) "

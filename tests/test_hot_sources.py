@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import needs_tool, require_input
 
-from ireerv.image import hot_sources, iree_build
-from ireerv.image.hot_sources import HotSourcesError
 from ireerv.inputs.fetch import Fetcher
+from ireerv.runtime import hot_sources, iree_build
+from ireerv.runtime.hot_sources import HotSourcesError
 
 
 def _tree(root: Path, *files: str) -> Path:

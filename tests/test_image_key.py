@@ -11,6 +11,7 @@ from ireerv.formats import load_model
 from ireerv.image import key as image_key
 from ireerv.image import layout
 from ireerv.image.key import ImageKey, Setting
+from ireerv.image.model_build import ModelBuild
 
 MATMUL = load_model("matmul")
 MLP = load_model("mlp")
@@ -22,7 +23,7 @@ def _key(model=MATMUL, runtime: str = "iree", harts: int | str | None = None,
     spec = load_board(board).with_placement(placement)
     if harts is None:
         harts = image_key.default_harts(spec, runtime)
-    return layout.image_key(env, spec, model, None, runtime, harts, model_arg=model.name)
+    return layout.image_key(env, spec, ModelBuild.of(model, None), runtime, harts)
 
 
 @pytest.mark.parametrize(("env", "runtime", "harts", "folder"), [

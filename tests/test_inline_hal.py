@@ -8,7 +8,8 @@ import pytest
 from golden_files import check_golden
 
 from ireerv import boards
-from ireerv.image import inline_hal, iree_compile
+from ireerv.image import iree_compile
+from ireerv.runtime import inline_hal
 
 # What the pinned compiler's HAL phase writes for a one-dispatch program (shortened).
 HAL_PHASE = (Path(__file__).resolve().parent / "data/inline_hal_phase.mlir").read_text()

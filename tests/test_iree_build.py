@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 from conftest import needs_qemu, needs_tool, require_input
 
-from ireerv.image import iree_build, runner_data
-from ireerv.image.iree_build import IreeBuildError, RuntimeBuild
+from ireerv.image import runner_data
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.run import runner_output
+from ireerv.runtime import iree_build
+from ireerv.runtime.iree_build import IreeBuildError, RuntimeBuild
 
 # The project's rv32imc boards: compile with Zicsr/Zifencei, link with the multilib name.
 BOARD_CFLAGS = ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32"]

@@ -13,7 +13,7 @@ from scons_helpers import scons
 from tflite_builder import Graph, save
 
 from ireerv.formats.base import LayerInfo
-from ireerv.image import dispatch_names
+from ireerv.harts import dispatch_names
 from ireerv.profile import dispatch_map, layers, layers_plot
 
 onnx = need_module("onnx")

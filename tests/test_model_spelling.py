@@ -3,12 +3,13 @@ the same model, with the same tuning and the same image; a folder elsewhere has 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from scons_helpers import scons
 
-from ireerv.formats import MODELS_DIR, canonical_model
+from ireerv.formats import MODELS_DIR, canonical_model, load_model
 from ireerv.image import tuning
 
 NEEDS_INPUTS = ("toolchain", "iree", "flatcc", "iree-compiler")
@@ -27,14 +28,20 @@ def test_every_spelling_of_a_model_folder_is_its_name(tmp_path: Path,
 
 
 def test_a_model_folder_anywhere_has_its_own_tuning(tmp_path: Path) -> None:
-    assert tuning.folder("kws") == MODELS_DIR / "kws" / "tuning"
-    assert tuning.folder(str(tmp_path)) == tmp_path / "tuning"
-    assert tuning.folder(str(MODELS_DIR / "qmatmul64" / "model.mlir")) is None  # a file
-    spec = tmp_path / "tuning" / "cluster4.mlir"
+    for spelling in ("qmatmul64", "models/qmatmul64", str(MODELS_DIR / "qmatmul64")):
+        named = load_model(spelling)
+        assert (named.arg, tuning.folder(named)) == (
+            "qmatmul64", MODELS_DIR / "qmatmul64" / "tuning"), spelling
+    assert tuning.folder(load_model(str(MODELS_DIR / "qmatmul64" / "model.mlir"))) is None
+    folder = tmp_path / "mine"
+    shutil.copytree(MODELS_DIR / "qmatmul64", folder)
+    model = load_model(str(folder))
+    assert (model.arg, tuning.folder(model)) == (str(folder), folder / "tuning")
+    spec = folder / "tuning" / "cluster4.mlir"
     spec.parent.mkdir()
     spec.write_text("")
-    assert tuning.used_by(str(tmp_path), "cluster4") == spec
-    assert tuning.used_by(str(tmp_path), "cluster4", tuning.UNTUNED) is None
+    assert tuning.used_by(model, "cluster4") == spec
+    assert tuning.used_by(model, "cluster4", tuning.UNTUNED) is None
 
 
 @pytest.mark.upstream

@@ -234,7 +234,7 @@ def test_layer_check_names_the_convolutions(small: dict[str, Path], tmp_path: Pa
 @needs_qemu
 def test_layer_check_passes_on_the_inline_hal(tree: Path, small: dict[str, Path]) -> None:
     """Its copy's results and transients take 1,536 bytes each: the compiler's CSE had
-    merged their allocations, and 7 of conv0's values came out wrong (image/inline_hal)."""
+    merged their allocations, and 7 of conv0's values came out wrong (runtime/inline_hal)."""
     out = scons(tree, "layer-check", f"MODEL={small['qdq'].parent}", "BOARD=qemu-virt").stdout
     assert "all 8 layer outputs match" in out, out[-3000:]
 

@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 from conftest import require_input
 
-from ireerv.image import iree_build, runner_data
+from ireerv.image import runner_data
 from ireerv.image.runner_data import RunnerDataError
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
 from ireerv.run import runner_output
+from ireerv.runtime import iree_build
 
 BOARD_CFLAGS = ["-march=rv32imc_zicsr_zifencei", "-mabi=ilp32"]
 

@@ -512,7 +512,7 @@ def test_harts_auto_runs_a_network_on_the_cluster(shared_runs: SharedRuns,
 @pytest.mark.upstream
 def test_harts_auto_copies_row_slices_of_strided_layers(tree: Path, fetcher: Fetcher) -> None:
     """resnet8 with HARTS=auto: harts 1.. copy only the input rows its stride-2 convolutions
-    read and write back only their own output rows (image/hart_slices.py); the outputs are
+    read and write back only their own output rows (harts/hart_slices.py); the outputs are
     one hart's, bit for bit."""
     runs = _auto_and_one_hart(tree, fetcher, "resnet8", 1)
     assert "PASS: 10 output elements match LiteRT" in runs["auto"], runs["auto"][-2000:]

@@ -20,6 +20,8 @@ from ireerv.tune.measure import Result, Round, kernel_cycles
 CONV = "main_dispatch_4_conv_2d_nhwc_hwcf_1x25x5x64x1x2x32_i8xi8xi32"
 DEPTHWISE = "main_dispatch_3_depthwise_conv_2d_nhwc_hwc_1x25x5x64x3x3_i8xi8xi32"
 MATMUL = "qmatmul64_i8i8i32_dispatch_0_matmul_like_64x64x64_i8xi8xi32"
+TUNING, PROFILE = "models/m/tuning/b.mlir", "build/b/m/profile.json"  # in a copy
+FILES = (TUNING, PROFILE)
 
 
 def test_dispatches_are_read_from_kernel_symbols() -> None:
@@ -125,7 +127,7 @@ def test_a_tune_keeps_winners_only_and_resumes(tmp_path: Path) -> None:
     runner = FakeRunner({bad})
     store = tuner.Store(tmp_path / "rounds.json", "context")
     said: list[str] = []
-    outcome = tuner.tune("m", "b", 4, runner, store, tuner.Progress(said.append))
+    outcome = tuner.tune("m", "b", 4, runner, store, tuner.Progress(said.append), FILES)
     # round 1 failed with two candidates in it: each was run alone
     assert any("alone" in name for name in runner.rounds)
     assert [d.key for d, _ in outcome.chosen] == [conv.key]  # the matmul never beat 2000
@@ -137,7 +139,7 @@ def test_a_tune_keeps_winners_only_and_resumes(tmp_path: Path) -> None:
     assert "left" in said[-1]
     again = FakeRunner({bad})  # a second tune finds every round done
     assert tuner.tune("m", "b", 4, again, tuner.Store(store.path, "context"),
-                      tuner.Progress(said.append)).chosen == outcome.chosen
+                      tuner.Progress(said.append), FILES).chosen == outcome.chosen
     assert again.rounds == []
     written = record.write(tmp_path / "tuning", "m", "b", 4, outcome)
     assert [p.name for p in written] == ["b.mlir", "b.json"]
@@ -146,10 +148,10 @@ def test_a_tune_keeps_winners_only_and_resumes(tmp_path: Path) -> None:
 
 
 def test_round_digests_follow_the_spec_and_the_source() -> None:
-    one = Round("round 1", "kws", "cluster4", "spec")
-    assert one.digest("a") == Round("other name", "kws", "cluster4", "spec").digest("a")
+    one = Round("round 1", "kws", "cluster4", "spec", "t", "p")
+    assert one.digest("a") == Round("other name", "kws", "cluster4", "spec", "t", "p").digest("a")
     assert one.digest("a") != one.digest("b")
-    assert one.digest("a") != Round("round 1", "kws", "cluster4", "spec2").digest("a")
+    assert one.digest("a") != Round("round 1", "kws", "cluster4", "spec2", "t", "p").digest("a")
 
 
 def test_a_budget_beyond_the_candidates_is_capped_and_said(tmp_path: Path) -> None:
@@ -161,7 +163,7 @@ def test_a_budget_beyond_the_candidates_is_capped_and_said(tmp_path: Path) -> No
     def tune() -> None:
         outcome = tuner.tune("m", "b", 10**9, FakeRunner(set()),
                              tuner.Store(tmp_path / "rounds.json", "c"),
-                             tuner.Progress(said.append))
+                             tuner.Progress(said.append), FILES)
         assert outcome.budget == most
         done.set()
 
@@ -184,7 +186,7 @@ class InterruptedRunner(FakeRunner):
 def test_an_interrupted_tune_stops_and_keeps_only_finished_rounds(tmp_path: Path) -> None:
     store = tuner.Store(tmp_path / "rounds.json", "context")
     with pytest.raises(interrupt.Interrupted):
-        tuner.tune("m", "b", 4, InterruptedRunner(set()), store, tuner.Progress(print))
+        tuner.tune("m", "b", 4, InterruptedRunner(set()), store, tuner.Progress(print), FILES)
     assert [r.passed for r in tuner.Store(store.path, "context").done.values()] == [True]
 
 
@@ -201,7 +203,38 @@ def test_a_round_in_flight_is_stopped_by_the_interrupt(tmp_path: Path,
     start = time.monotonic()
     try:
         with pytest.raises(interrupt.Interrupted):
-            workspace.run(Round("round 1", "m", "b", ""))
+            workspace.run(Round("round 1", "m", "b", "", TUNING, PROFILE))
     finally:
         interrupt.STOP.clear()
     assert time.monotonic() - start < 30
+
+
+def _profile_doc(cycles: int) -> dict:
+    kernel = {"name": CONV, "component": "kernel", "self": cycles, "inclusive": cycles,
+              "calls": 1}
+    phase = {"name": "call 1", "total": cycles, "measured": cycles, "instructions": cycles,
+             "soft_float_calls": 0, "components": [{"name": "kernel", "self": cycles,
+                                                    "percent": 100.0}],
+             "functions": [kernel], "stacks": [{"frames": [CONV], "cost": cycles}]}
+    return {"schema": "ireerv-profile/1", "model": "m", "board": "b", "unit": "cycles",
+            "phases": [phase]}
+
+
+@pytest.mark.parametrize("exit_code", [0, 1])
+def test_a_round_reads_the_profile_record_its_build_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exit_code: int) -> None:
+    """The cycles come from the profile's JSON record where the round's image keeps it,
+    never from what the child prints; a failed build's round fails, even where an earlier
+    round's record lies."""
+    record = tmp_path / PROFILE
+    record.parent.mkdir(parents=True)
+    record.write_text(json.dumps(_profile_doc(1)))  # an earlier round's
+    child = ("import json, sys; from pathlib import Path; "
+             f"Path({PROFILE!r}).write_text(json.dumps({_profile_doc(777)!r}))"
+             f" if {exit_code} == 0 else None; print('profile: elsewhere/profile.json, x');"
+             f" sys.exit({exit_code})")
+    monkeypatch.setattr(measure, "SCONS", [sys.executable, "-c", child])
+    workspace = measure.Workspace(tmp_path, None)
+    result = workspace.run(Round("round 1", "m", "b", "", TUNING, PROFILE))
+    assert result.passed == (exit_code == 0)
+    assert result.total == (777 if exit_code == 0 else 0)

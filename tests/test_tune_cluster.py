@@ -90,7 +90,8 @@ def test_a_worker_that_dies_loses_only_its_round(tmp_path: Path) -> None:
     from distributed import LocalCluster
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers lack tests/
-    rounds = [Round(f"round {n}", "m", "b", "x" * n) for n in range(1, 5)]
+    rounds = [Round(f"round {n}", "m", "b", "x" * n, "models/m/tuning/b.mlir",
+                    "build/b/m/profile.json") for n in range(1, 5)]
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
         runner = schedule.DaskRunner(cluster.scheduler_address, PROJECT_ROOT, tmp_path,

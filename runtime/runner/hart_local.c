@@ -17,7 +17,7 @@
 // scratchpad.  The kernels themselves touch only their arguments, which are
 // all local copies, and their stack: RUNNER_HART_LOCAL is 1 only when the
 // kernel objects and the code they call refer to no data
-// (site_scons/ireerv/image/hart_local.py).
+// (site_scons/ireerv/harts/hart_local.py).
 //
 // Copies and writing back, by what iree-compile says of each binding
 // (hart_local_check.h): a read-only binding is copied in; a write-only one is
@@ -26,7 +26,7 @@
 // not zero; any other binding is copied twice (the copy the kernel works on
 // and the untouched original) and what differs is written back.  A read-only
 // or write-only binding's subspans bound what the kernel touches of it
-// (published.slices, from site_scons/ireerv/image/hart_slices.py: a
+// (published.slices, from site_scons/ireerv/harts/hart_slices.py: a
 // workgroup's part where the compiler's distribution shows it, else the
 // whole subspan, from an offset that may be a push constant): only their
 // ranges over the hart's workgroups are copied in, zeroed and written back
@@ -120,7 +120,7 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
 
 // Workgroup (x, y, z) reads or writes only the bytes [base + step . (x, y, z),
 // + length) of binding `binding` (from the compiler's distribution:
-// site_scons/ireerv/image/hart_slices.py), base counted from push constant
+// site_scons/ireerv/harts/hart_slices.py), base counted from push constant
 // `constant` when that is not -1 (IREE binds whole buffers and passes the
 // offsets as push constants).  `filled`: the workgroup writes every byte of
 // its range.

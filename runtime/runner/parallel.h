@@ -10,7 +10,7 @@
 #if !defined(RUNNER_HARTS)
 #define RUNNER_HARTS 1
 #endif
-// From the compiled program (the build's image/dispatch_counts.py): when every
+// From the compiled program (the build's harts/dispatch_counts.py): when every
 // dispatch has one workgroup there is nothing to share, and an image built for
 // several harts is the image of one hart: IREE's own loop, no team.
 #if __has_include("model_dispatches.h")  // absent: any dispatch may be shared

@@ -123,10 +123,10 @@ def models_bench_target(env):
                      env.SizeReportFiles(image)[0], None, None, None, None]
             if profiled and board.name == plan.profile_board:
                 picks[2:4] = _profiled(env, image)
-            if image_tuning.used_by(model.name, board.name):  # tuned: untuned beside it
+            if image_tuning.used_by(model, board.name):  # tuned: untuned beside it
                 untuned = env.ModelImage(placed, model, None, "iree", tuning=image_tuning.UNTUNED)
                 picks[4] = env.RunResult(untuned, "bench-run.json", strict=False)[0]
-                picks[5] = env.File(str(image_tuning.record_path(model.name, board.name)))
+                picks[5] = env.File(str(image_tuning.record_path(model, board.name)))
             index = [None if p is None else len(sources) + sum(q is not None for q in picks[:i])
                      for i, p in enumerate(picks)]
             sources += [p for p in picks if p is not None]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ireerv import services
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
-from ireerv.image import inline_hal, iree_compile
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.inputs.toolchain import ToolchainError
@@ -33,8 +32,6 @@ def _board_env(env, board: Board):
     except (FetchError, ToolchainError, ToolchainBuildError) as err:
         user_error(err)
     benv = env.Clone(TOOLCHAIN=toolchain, BOARD_SPEC=board,
-                     IREE_FLAGS=iree_compile.flags(board, 1, env["PROFILE"],
-                                                     hal=env.get("HAL", inline_hal.DEFAULT)),
                      IREE_COMPILER_ID=identity.compiler(env["LOCK"]))
     benv.Tool("cross_gcc")
     benv.Tool("compilation_db")  # after the compiler: it wraps the object builders' emitters

@@ -2,7 +2,7 @@
 and which bytes of each binding a workgroup touches.
 
 Adds env.HartLocalCheck(idir, mlir, kernel_o) -> the header node.  The logic is in
-ireerv.image.hart_local and hart_slices; needs the ireerv_image tool (IreeCompilePath).
+ireerv.harts.hart_local and hart_slices; needs the ireerv_image tool (IreeCompilePath).
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ireerv.boards import Board
-from ireerv.image import hart_local, hart_slices, inline_hal, iree_compile
+from ireerv.harts import dispatch_counts, hart_local, hart_slices
+from ireerv.image import iree_compile
 from ireerv.inputs.fetch import FetchError
+from ireerv.runtime import inline_hal
 from ireerv.util.scons import build_error, short_action, write_value
 from ireerv.util.sources import module_files
 
@@ -27,7 +29,7 @@ def hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
     header = renv.Command(target, [mlir, kernel_o, *softfloat, *renv["BSP_OBJECTS"]],
                           short_action(_write_hart_local_check),
                           SOFTFLOAT_COUNT=len(softfloat))
-    renv.Depends(header, module_files(hart_local, iree_compile, inline_hal))  # the rules
+    renv.Depends(header, module_files(hart_local, iree_compile, inline_hal, dispatch_counts))
     # The flags the check compiles with: the kernel object alone may not change with them.
     renv.Depends(header, renv.Value(" ".join(renv["IREE_FLAGS"])))
     return header

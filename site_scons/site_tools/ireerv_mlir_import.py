@@ -1,10 +1,9 @@
-"""MLIR rewritten inside the build: as importers write it, lowered; with dynamic shapes,
-specialised to the shapes of the image's inputs.
+"""MLIR with dynamic shapes specialised, inside the build, to the shapes of the image's
+inputs.
 
-Adds env.MlirLower(model) -> the lowered MLIR node (linalg on builtin tensors, the entry
-renamed to a C identifier) and env.MlirSpecialize(model, size, mlir, folder) -> the MLIR
-whose entry takes the shapes of the inputs at that size.  The logic is in
-ireerv.formats.importer_mlir and mlir_reflect.
+Adds env.MlirSpecialize(model, size, mlir, folder) -> the MLIR whose entry takes the
+shapes of the inputs at that size.  The logic is in ireerv.formats.importer_mlir and
+mlir_reflect.
 """
 
 from __future__ import annotations
@@ -17,23 +16,6 @@ from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.util.scons import build_error, short_action
 from ireerv.util.sources import module_files
-
-
-def _lower(target, source, env):
-    try:
-        importer_mlir.lower(env.GetFetcher().path("iree-compiler"), env["_MODEL"],
-                          Path(str(target[0])))
-    except (ModelError, FetchError) as err:
-        build_error(err)
-
-
-def mlir_lower(env, model: Model) -> list:
-    # Beyond the file: the entry and its C name, the lowering, the compiler, and the logic.
-    key = env.Value(f"{model.origin} {model.function} {mlir_reflect.LOWERING} "
-                    f"{identity.compiler(env['LOCK'])}")
-    return env.Command(str(model.mlir), [str(model.source), key,
-                                         *module_files(importer_mlir, mlir_reflect)],
-                       short_action(_lower, "LOWER"), _MODEL=model)
 
 
 def _specialize(target, source, env):
@@ -54,7 +36,6 @@ def mlir_specialize(env, model: Model, size: int | None, mlir, folder: str) -> l
 
 def generate(env) -> None:
     env.Tool("ireerv_setup")  # the lock, the fetcher and the toolchain
-    env.AddMethod(mlir_lower, "MlirLower")
     env.AddMethod(mlir_specialize, "MlirSpecialize")
 
 

@@ -18,7 +18,8 @@ import SCons.Errors
 from ireerv import simulators, targets
 from ireerv.formats import model_format
 from ireerv.formats.base import ModelError
-from ireerv.image import dispatch_names, iree_compile
+from ireerv.harts import dispatch_names
+from ireerv.image import iree_compile
 from ireerv.profile import (
     analyze,
     capture,

@@ -19,11 +19,11 @@ import SCons.Action
 import SCons.Errors
 
 from ireerv import targets
-from ireerv.image import iree_build
 from ireerv.image import tuning as image_tuning
 from ireerv.inputs import toolchain_build
 from ireerv.paths import PROJECT_ROOT
 from ireerv.release import digests, explain, release
+from ireerv.runtime import iree_build
 from ireerv.targets import Target
 from ireerv.util.files import sha256_file
 
@@ -72,7 +72,7 @@ def _model_entry(image) -> dict:
              "mlir-sha256": sha256_file(source)}
     if model.data_files:
         given["data-files"] = release.data_files(source, model.data_files)
-    tuning = (image_tuning.used_by(image.key.model, image.board.name,
+    tuning = (image_tuning.used_by(image.model, image.board.name,
                                  image.key.value("TUNING"))
               if image.runtime == "iree" else None)
     if tuning:  # the tuned kernel configurations the image was compiled with

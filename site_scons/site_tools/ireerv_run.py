@@ -14,6 +14,7 @@ import SCons.Script
 
 from ireerv import formats, simulators, targets
 from ireerv.boards import Board
+from ireerv.formats import given_data
 from ireerv.formats.base import FrameworkReference
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
@@ -74,11 +75,13 @@ def _reference(env, image) -> tuple[list | None, str]:
         return None, str(err)
 
 
-def _run_and_check(target, source, env):
-    image = env["_IMAGE"]
+def _simulate(env, image):
+    """One run of `image` on its board's simulator, shown as it comes."""
     board = image.board
     sim = _simulator_path(env, board)
-    print(f"run: {image.model.name} on {board.build_name}"
+    what = f"application {Path(image.key.value('APP')).name}" if image.runtime == "app" \
+        else image.model.name
+    print(f"run: {what} on {board.build_name}"
           + (f" (N={image.size})" if image.size else ""), flush=True)
     # With -j, runs share the terminal: tag each line with its image.
     parallel = SCons.Script.GetOption("num_jobs") > 1
@@ -94,8 +97,26 @@ def _run_and_check(target, source, env):
     finally:
         echo.close()
     if result.reason == INTERRUPTED:  # SCons removed the old record before the run
-        raise SCons.Errors.BuildError(errstr=f"{image.model.name} on {board.build_name}: "
+        raise SCons.Errors.BuildError(errstr=f"{what} on {board.build_name}: "
                                       f"{result.detail}; no run record written")
+    return result
+
+
+def _run_app(target, source, env):
+    """An application's run: it passes when its main returns 0."""
+    image = env["_IMAGE"]
+    result = _simulate(env, image)
+    verdict = check.judge_app(result)
+    RunRecord.of(image, verdict, result).write(Path(str(target[0])))
+    if not verdict.passed:
+        raise SCons.Errors.BuildError(errstr=f"application on {image.board.name} FAILED: "
+                                      + "; ".join(verdict.problems))
+    print("PASS: the application's main returned 0")
+
+
+def _run_and_check(target, source, env):
+    image = env["_IMAGE"]
+    result = _simulate(env, image)
     expected, why_not = _reference(env, image)
     if expected is not None:
         expected, notes = check.as_program_gives(expected)
@@ -103,6 +124,9 @@ def _run_and_check(target, source, env):
         for note in [*origin_notes, *image.model.demoted, *notes]:
             print(f"converted: {note}")
     verdict = check.judge(result, expected, _rule(image.model), why_not)
+    if len(target) > 1 and verdict.parsed and verdict.parsed.outputs:  # OUTPUT=
+        given_data.write_outputs(Path(str(target[1])), image.model, verdict.parsed.outputs)
+        print(f"outputs: {target[1]}")
     peaks = _memory(env, image, verdict.parsed)
     # Also on failure: the record says what failed (no later build trusts a failed target).
     RunRecord.of(image, verdict, result, peaks).write(Path(str(target[0])))
@@ -168,16 +192,22 @@ def _compile_host(target, source, env):
         raise SCons.Errors.BuildError(errstr=str(err)) from None
 
 
-def run_result(env, image, name: str = "run.json", strict: bool = True):
-    """The checked result of running `image`, as JSON beside it.
+def run_result(env, image, name: str = "run.json", strict: bool = True, output: str = ""):
+    """The checked result of running `image`, as JSON beside it, and its outputs as an .npz
+    at `output` when given.
 
     Strict: a failed run fails the build.  Otherwise the failure is recorded
     in the JSON, for a table that shows it."""
     model = image.model
+    records = [f"{image.dir}/{name}", *([env.File(output)] if output else [])]
+    if image.runtime == "app":  # judged by how it ends, not by a reference
+        tools = env.Value(_simulator_identity(env, image.board))
+        return env.Command(records[0], [image.elf, image.hex, tools],
+                           _action(_run_app, "RUN"), _IMAGE=image)
     framework = _framework(model)
     if framework:  # the framework runs the original file: no host compile
         tools = env.Value(f"{framework.identity()}\n{_simulator_identity(env, image.board)}")
-        return env.Command(f"{image.dir}/{name}",
+        return env.Command(records,
                            [image.elf, image.hex, *map(str, framework.sources(model)), tools],
                            _action(_run_and_check, "RUN"), _IMAGE=image, _STRICT=strict)
     # The tools are dependencies too: the compiler of the reference, the runtime that
@@ -188,7 +218,7 @@ def run_result(env, image, name: str = "run.json", strict: bool = True):
                        _action(_compile_host, "HOST"),
                        _IREE_COMPILE=env.IreeCompilePath)
     tools = env.Value(f"{identity.host_runtime()}\n{_simulator_identity(env, image.board)}")
-    node = env.Command(f"{image.dir}/{name}", [image.elf, image.hex, vmfb, tools],
+    node = env.Command(records, [image.elf, image.hex, vmfb, tools],
                        _action(_run_and_check, "RUN"), _IMAGE=image, _VMFB=vmfb[0],
                        _STRICT=strict)
     return node
@@ -199,7 +229,7 @@ def _simulator_identity(env, board: Board) -> str:
 
 
 def run_image(env, image):
-    node = run_result(env, image)
+    node = run_result(env, image, output=env.get("OUTPUT", ""))
     env.AlwaysBuild(node)
     env.NoCache(node)  # `scons run` runs: a team's build cache never answers for it
     return node

@@ -3,7 +3,7 @@ board's flags and PROFILE: the host tools first (once per pin, into the cache), 
 runtime libraries (one build per set of flags, shared by boards and placements).
 
 Adds env.IreeRuntime(board) -> the libraries in link order, and env.RuntimeDir() (in a
-board's environment).  The logic is in ireerv.image.iree_build.
+board's environment).  The logic is in ireerv.runtime.iree_build.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 from ireerv import services, targets
 from ireerv.boards import Board
-from ireerv.image import iree_build, layout
 from ireerv.inputs.cache import ensure_dir
 from ireerv.inputs.fetch import FetchError
+from ireerv.runtime import iree_build
 from ireerv.targets import Target
 from ireerv.util.scons import build_error, short_action
 
@@ -41,7 +41,7 @@ def _host_tools(env) -> Path:
 
 
 def _runtime_dir(benv) -> str:
-    return layout.runtime_dir(benv["BOARD_SPEC"], benv["PROFILE"], benv["TOOLCHAIN_KIND"])
+    return iree_build.runtime_dir(benv["BOARD_SPEC"], benv["PROFILE"], benv["TOOLCHAIN_KIND"])
 
 
 def _build_runtime(target, source, env):
@@ -61,7 +61,7 @@ def iree_runtime(env, board: Board) -> list:
     the same flags (and placements of one board) share one runtime build."""
     benv = env.BoardEnv(board)
     if "IREE_RUNTIME" not in benv:
-        rdir = layout.runtime_dir(board, env["PROFILE"], env["TOOLCHAIN_KIND"])
+        rdir = iree_build.runtime_dir(board, env["PROFILE"], env["TOOLCHAIN_KIND"])
         shared = services.of(env).runtimes
         if rdir not in shared:
             libs = iree_build.load_config()["target"]["libraries"]

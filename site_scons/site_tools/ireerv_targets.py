@@ -15,6 +15,7 @@ import SCons.Errors
 
 from ireerv import boards, formats, targets
 from ireerv.boards import Board
+from ireerv.formats import given_data
 
 # Each target and the Tool that declares it.
 TARGET_TOOLS = {
@@ -38,6 +39,7 @@ TARGET_TOOLS = {
     "debug": "ireerv_debug",
     "layer-check": "ireerv_layers",
     "tune": "ireerv_tune",
+    "library": "ireerv_library",
 }
 TOOLS = tuple(dict.fromkeys(TARGET_TOOLS.values()))
 
@@ -70,10 +72,20 @@ class Request:
 
     @cached_property
     def model(self) -> formats.Model:
+        """MODEL resolved, here and only here, into the Model every target takes (its
+        format, the file given, its one spelling `arg` and its folder).  Its pinned files
+        come through the build's fetcher: CACHE_DIR or SHARED_CACHE, fetched only as
+        OFFLINE and MIRRORS allow."""
         try:
-            return formats.quantized(formats.load_model(self.env["MODEL"],
-                                                        self.env.GetFetcher().path),
-                                     self.env["QUANTIZE"])
+            model = formats.load_model(self.env.get("MODEL_TYPED", self.env["MODEL"]),
+                                       self.env.GetFetcher().path)
+            model = formats.quantized(model, self.env["QUANTIZE"])
+            if not self.env.get("INPUT"):
+                return model
+            # Checked against the model here, before anything is built.
+            size = int(self.env["SIZE"]) if self.env["SIZE"] else None
+            return given_data.with_inputs(model, given_data.parse_paths(self.env["INPUT"]),
+                                          model.resolve_size(size))
         except formats.ModelError as err:
             _stop(err)
 
@@ -88,10 +100,12 @@ class Request:
 
     @cached_property
     def image(self):
+        if self.env.get("APP"):  # an application in place of the runner
+            self.env.Tool("ireerv_app")
+            return self.env.AppImage(self.placed_board, self.env["APP"], self.env["MODEL"])
         self.env.Tool("ireerv_image")  # for a target whose Tool does not build images itself
         size = int(self.env["SIZE"]) if self.env["SIZE"] else None
-        return self.env.ModelImage(self.placed_board, self.model, size, self.env["RUNTIME"],
-                                   model_arg=self.env["MODEL"])
+        return self.env.ModelImage(self.placed_board, self.model, size, self.env["RUNTIME"])
 
     def built(self, name: str):
         """Target `name`'s nodes, built once; the alias of its name names them."""

@@ -4,7 +4,7 @@ Adds env.TrimmedHalObjects(image_dir, module_h, runtime_libs, inline) -> the obj
 IREE's HAL module (only the functions the program imports, with a hash
 table over their names) and of the local-sync device and its command buffers
 (only the groups of operations those functions reach), all from the pinned
-IREE tree (image/hal_exports.py).  With `inline` (image/inline_hal.py): the
+IREE tree (image/hal_exports.py).  With `inline` (runtime/inline_hal.py): the
 inline HAL's two modules and the heap allocator instead.  Linked before the
 runtime library, they stand in for its copies.  Needs the ireerv_setup tool.
 """
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.image import hal_exports, inline_hal, iree_build
+from ireerv.image import hal_exports
+from ireerv.runtime import inline_hal, iree_build
 from ireerv.util.scons import build_error, short_action
 
 

@@ -15,13 +15,16 @@ from pathlib import Path
 import SCons.Action
 
 from ireerv import targets
+from ireerv.boards import Board, BoardError, choose_placement
 from ireerv.formats import MODELS_DIR
+from ireerv.formats.base import Model, ModelError
 from ireerv.image import tuning as image_tuning
+from ireerv.image.key import ImageKey
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.release.release import ReleaseError
 from ireerv.targets import Target
-from ireerv.tune import interrupt, record, schedule, spec, tuner
-from ireerv.util.scons import build_error
+from ireerv.tune import interrupt, measure, record, schedule, spec, tuner
+from ireerv.util.scons import build_error, user_error
 
 
 def _say(line: str) -> None:
@@ -40,10 +43,7 @@ def _runner(env, work: Path, jobs: int, cache: Path, outside: Path | None) -> tu
 
 def _tune(target, source, env):
     board, budget = env["BOARD"], int(env["BUDGET"])
-    folder = image_tuning.folder(env["MODEL"])
-    if folder is None:
-        build_error(f"tune: MODEL={env['MODEL']} is a single file: a tune is kept in its "
-                    "model's folder (<folder>/tuning); give the folder as MODEL")
+    folder, files = env["_TUNE_FOLDER"], env["_TUNE_FILES"]
     # The rounds build the model as models/<name> of their copies of the project.
     model = folder.parent.name
     outside = None if folder.parent.parent == MODELS_DIR else folder.parent
@@ -59,7 +59,7 @@ def _tune(target, source, env):
         store = tuner.Store(work / "rounds.json", context)
         with interrupt.watched():
             outcome = tuner.tune(model, board, budget, _runner(env, work, jobs, cache, outside),
-                                 store, tuner.Progress(_say))
+                                 store, tuner.Progress(_say), files)
     except interrupt.Interrupted:
         # Said here: SCons reports an interrupted action as "Build interrupted" alone.
         _say("tune: interrupted; no tuning file written; the rounds that finished are kept "
@@ -76,8 +76,31 @@ def _tune(target, source, env):
         _say("tune: no candidate beat the board's library; no tuning file is needed")
 
 
-def tune_target(env):
-    node = env.Alias("tune-session", [], SCons.Action.Action(_tune, None))
+def _round_profile(env, board: Board, model: Model, name: str) -> str:
+    """Where a round's `scons profile` of the model (as models/<name> of its copy of the
+    project, every setting at its default but the tuning file) writes its record."""
+    placed = choose_placement(board, "", model.placement)
+    size = model.resolve_size(None)
+    key = ImageKey.of(model=name, variant=name if size is None else f"{name}-{size}",
+                      board=board.name, placement=placed.placement_name, size=size,
+                      default_size=size, values={"REPEAT": measure.REPEAT})
+    return env.File(f"{key.build_dir()}/profile.json").path  # from the project's top
+
+
+def tune_target(env, board: Board, model: Model):
+    """The tune of `model` (MODEL resolved once, by the request) on `board`."""
+    folder = image_tuning.folder(model)
+    if folder is None:
+        user_error(ModelError(f"tune: MODEL={model.arg} is a single file: a tune is kept in "
+                              "its model's folder (<folder>/tuning); give the folder as MODEL"))
+    copied = schedule.copied_folder(folder.parent)
+    try:  # in a round's copy of the project
+        files = (f"{copied}/{image_tuning.FOLDER}/{board.name}.mlir",
+                 _round_profile(env, board, model, folder.parent.name))
+    except (BoardError, ModelError) as err:
+        user_error(err)
+    node = env.Override({"_TUNE_FOLDER": folder, "_TUNE_FILES": files}).Alias(
+        "tune-session", [], SCons.Action.Action(_tune, None))
     env.AlwaysBuild(node)
     return node
 
@@ -86,7 +109,7 @@ def generate(env) -> None:
     targets.declare(env, Target(
         "tune", "find each dispatch's kernel configuration by measuring candidates on the "
         "board (MODEL, BOARD, BUDGET, TUNE_SCHEDULER); writes <model folder>/tuning/<board>.*",
-        "measure", lambda env, request: env.Tune()))
+        "measure", lambda env, request: env.Tune(request.board, request.model)))
     env.AddMethod(tune_target, "Tune")
 
 

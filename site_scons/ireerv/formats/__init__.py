@@ -8,6 +8,7 @@ module alone: loading an MLIR model imports no ONNX, TFLite or NumPy.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import import_module
 from pathlib import Path
 
@@ -73,10 +74,15 @@ def _unknown(spec: str) -> ModelError:
         "(or a path to a model folder, an .onnx or .tflite file or a static-shape .mlir)")
 
 
+def is_named(spec: str) -> bool:
+    """The one rule: MODEL names a folder of models/ (`kws`), rather than giving a path."""
+    return bool(spec) and "/" not in spec and (MODELS_DIR / spec).is_dir()
+
+
 def canonical_model(spec: str) -> str:
     """MODEL in one spelling: a model folder of models/ by its name, however it was written
     (`kws`, `models/kws`, `./models/kws/` or its absolute path); any other path as given."""
-    if not spec or ("/" not in spec and (MODELS_DIR / spec).is_dir()):
+    if not spec or is_named(spec):
         return spec
     path = Path(spec).resolve()
     if path.is_dir() and path.parent == MODELS_DIR.resolve():
@@ -85,13 +91,21 @@ def canonical_model(spec: str) -> str:
 
 
 def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
-    """A model by name (a folder under models/) or by path (a folder or a file); the files
-    it takes from toolchain.lock inputs are found through `input_tree` (a build's fetcher's
-    `path`), else with the IREERV_* variables' settings."""
+    """MODEL resolved, once, into the Model every later step takes: a model by name (a
+    folder under models/) or by path (a folder or a file), with its one spelling (`arg`)
+    and its folder; the files it takes from toolchain.lock inputs are found through
+    `input_tree` (a build's fetcher's `path`), else with the IREERV_* variables' settings."""
+    model, path = _load(spec, input_tree)
+    # A folder holds the model's tuning; a single file has none.
+    return replace(model, arg=canonical_model(spec), folder=path if path.is_dir() else None)
+
+
+def _load(spec: str, input_tree: InputTree | None) -> tuple[Model, Path]:
+    """The Model, and the path MODEL resolved to."""
     if not spec:
         raise ModelError(f"no MODEL given; models: {', '.join(list_models())}")
     check_path_chars(spec)
-    named = "/" not in spec and (MODELS_DIR / spec).is_dir()
+    named = is_named(spec)
     path = MODELS_DIR / spec if named else Path(spec)
     if not path.exists():
         if path.suffix in (".mlir", ".onnx", ".tflite"):
@@ -107,10 +121,9 @@ def load_model(spec: str, input_tree: InputTree | None = None) -> Model:
                              "model.tflite (nor a model.toml with a [tflite] table)")
         raise _unknown(spec)
     if named:
-        return model_format(found[0]).load(path, input_tree)
+        return model_format(found[0]).load(path, input_tree), path
     check_path_chars(spec, path.resolve())
-    return model_format(found[0]).load(path.resolve(), input_tree)
-
+    return model_format(found[0]).load(path.resolve(), input_tree), path.resolve()
 
 
 def quantized(model: Model, quantize: str) -> Model:

@@ -1,8 +1,9 @@
 """What every model format produces: a Model with its inputs, and the format's interface.
 
 A format (formats/<name>_format.py, listed in formats/__init__.py) says which
-paths it claims, loads them into a Model, and names the build step that writes
-the MLIR iree-compile takes and the framework whose runtime is the reference.
+paths it claims, loads them into a Model, and gives the build step that writes
+the MLIR iree-compile takes (a callable) and the framework whose runtime is the
+reference.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class InputSpec:
             raise ModelError(f"{self.source}: generator 'values' gives "
                              f"{len(self.generator['values'])} values, but shape {list(shape)} "
                              f"has {count} elements")
-        if kind not in ("randint", "values"):
+        if kind not in ("randint", "values", "file"):
             raise ModelError(f"unknown input generator {kind!r} (use 'randint' or 'values')")
         return shape
 
@@ -98,11 +99,29 @@ class InputSpec:
             rng = np.random.default_rng(self.generator.get("seed", 0))
             low, high = self.generator.get("low", -4), self.generator.get("high", 5)
             return rng.integers(low, high, size=shape).astype(dtype)
+        if self.generator.get("kind") == "file":  # INPUT= (given_data.py), checked there
+            return _file_input(self.generator, shape, self.source)
         return np.asarray(self.generator["values"], dtype=dtype).reshape(shape)
 
     @property
     def is_dynamic(self) -> bool:
         return any(isinstance(d, str) for d in self.shape)
+
+
+def _file_input(generator: dict, shape: tuple[int, ...], source: str) -> np.ndarray:
+    """An input read from the user's .npy, or from one array of their .npz."""
+    import numpy as np
+
+    key = generator.get("key")
+    if key is None:
+        array = np.load(generator["path"], allow_pickle=False)
+    else:
+        with np.load(generator["path"], allow_pickle=False) as data:
+            array = np.asarray(data[key])
+    if tuple(array.shape) != tuple(shape):
+        raise ModelError(f"{source}: shape {list(array.shape)}, the image is built for "
+                         f"{list(shape)} (give SIZE to match it)")
+    return array
 
 
 @dataclass(frozen=True)
@@ -126,12 +145,18 @@ class Model:
     origin: Any = None  # what its format read from `source` (OnnxSource, TfliteSource, ...)
     # Files the given one reads beside it (ONNX external data): sources of the image too.
     data_files: tuple[Path, ...] = ()
+    # MODEL in its one spelling (formats.canonical_model), and the folder it names (where
+    # its tuning lives; None for a single file): set by formats.load_model.
+    arg: str = ""
+    folder: Path | None = None
 
-    def device_inputs(self, size: int | None) -> list[np.ndarray]:
-        """The inputs as the compiled program takes them (DEMOTED types converted)."""
+    def device_inputs(self, size: int | None,
+                      generated: list[np.ndarray] | None = None) -> list[np.ndarray]:
+        """The inputs as the compiled program takes them (DEMOTED types converted), from
+        `generated` when the caller has them already."""
+        arrays = self.generate_inputs(size) if generated is None else generated
         return [array.astype(MODEL_TYPES[DEMOTED[spec.dtype]]) if spec.dtype in DEMOTED
-                else array for spec, array in zip(self.inputs, self.generate_inputs(size),
-                                                  strict=True)]
+                else array for spec, array in zip(self.inputs, arrays, strict=True)]
 
     @property
     def demoted(self) -> list[str]:
@@ -220,9 +245,9 @@ class ModelFormat:
     name: str
     claims: Callable[[Path], bool]  # whether a file or folder holds a model of this format
     load: Callable[[Path, InputTree | None], Model]
-    # The build method (env.<name>(model)) that writes model.mlir from model.source;
-    # "" when the MLIR is compiled as written.
-    import_step: str = ""
+    # The build step that writes model.mlir from model.source: (a build environment, the
+    # model) -> its nodes, the MLIR first; None when the MLIR is compiled as written.
+    import_step: Callable[[Any, Model], list] | None = None
     # The reference outputs: a framework's runtime, or None for the MLIR compiled for the
     # host by IREE.
     reference: FrameworkReference | None = None

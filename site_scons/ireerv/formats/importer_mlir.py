@@ -4,7 +4,7 @@
 The entry function and its inputs are read by the pinned compiler's own parser
 (mlir_reflect.py, run with the compiler wheel's Python bindings), never from the text by
 pattern.  Inside the build the file is lowered to linalg on builtin tensors with its entry
-renamed to a C identifier (env.MlirLower), as iree-compile and the vm-c program need it.
+renamed to a C identifier (import_step), as iree-compile and the vm-c program need it.
 A dynamic dimension (a batch) is 1.
 """
 
@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ireerv.formats import mlir_reflect
 from ireerv.formats.base import (
     InputSpec,
     InputTree,
@@ -28,6 +29,10 @@ from ireerv.formats.claims import CLAIMS
 from ireerv.formats.imported import imported_mlir
 from ireerv.formats.onnx_import import entry_name
 from ireerv.formats.schema import ELEMENT_TYPES
+from ireerv.inputs import identity
+from ireerv.inputs.fetch import FetchError
+from ireerv.util.scons import build_error, short_action
+from ireerv.util.sources import module_files
 
 REFLECT = Path(__file__).with_name("mlir_reflect.py")
 TIMEOUT = 600
@@ -114,5 +119,23 @@ def lower(wheel: Path, model: Model, out: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _lower(target, source, env):
+    try:
+        lower(env.GetFetcher().path("iree-compiler"), env["_MODEL"], Path(str(target[0])))
+    except (ModelError, FetchError) as err:
+        build_error(err)
+
+
+def import_step(env, model: Model) -> list:
+    """The build step: the importer's file lowered (linalg on builtin tensors, the entry
+    renamed to a C identifier)."""
+    # Beyond the file: the entry and its C name, the lowering, the compiler, and the logic.
+    key = env.Value(f"{model.origin} {model.function} {mlir_reflect.LOWERING} "
+                    f"{identity.compiler(env['LOCK'])}")
+    return env.Command(str(model.mlir), [str(model.source), key,
+                                         *module_files(sys.modules[__name__], mlir_reflect)],
+                       short_action(_lower, "LOWER"), _MODEL=model)
+
+
 FORMAT = ModelFormat("importer-mlir", CLAIMS["importer-mlir"], load_importer_mlir,
-                     import_step="MlirLower")
+                     import_step=import_step)

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ireerv.formats import onnx_diagnose, onnx_quantize, onnx_test_data
+from ireerv.formats import onnx_diagnose, onnx_quantize, onnx_steps, onnx_test_data
 from ireerv.formats.base import (
     FrameworkReference,
     InputSpec,
@@ -189,7 +189,7 @@ def _explain(onnx_file: Path, diagnostics: str, kept: Path) -> str:
 
 
 FORMAT = ModelFormat(
-    "onnx", CLAIMS["onnx"], load_onnx, import_step="OnnxImport",
+    "onnx", CLAIMS["onnx"], load_onnx, import_step=onnx_steps.import_step,
     reference=FrameworkReference("ONNX Runtime", onnx_runtime.runtime_identity, _reference,
                                  _describe, _files, _one_node, _atol), explain=_explain,
     layers=lambda model: onnx_layers(model.given))

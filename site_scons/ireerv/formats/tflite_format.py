@@ -20,6 +20,7 @@ input, in [-4, 4] for a float one.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ from ireerv.formats.layer_table import tflite_layers
 from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place
 from ireerv.formats.tflite_reader import Tensor, TfliteError, read
 from ireerv.reference import litert
+from ireerv.util.scons import build_error, short_action
+from ireerv.util.sources import module_files
 
 TOP_KEYS = ("description", "tolerance", "rtol", "tflite", "placement", "inputs")
 SOURCE_KEYS = ("input", "path")
@@ -142,8 +145,22 @@ def _reference(model: Model, inputs: list[np.ndarray], timeout: float) -> list[n
     return litert.compute(model.given, inputs, timeout=timeout)
 
 
+def _import(target, source, env):
+    try:
+        import_model(Path(str(source[0])), Path(str(target[0])))
+    except TfliteError as err:
+        build_error(err)
+
+
+def import_step(env, model: Model) -> list:
+    """The build step: the TOSA of a TFLite model, written by the translator."""
+    # The translator's modules are sources too: a change to any re-translates.
+    return env.Command(str(model.mlir), [str(model.source), *module_files(sys.modules[__name__])],
+                       short_action(_import, "IMPORT"))
+
+
 FORMAT = ModelFormat(
-    "tflite", CLAIMS["tflite"], load_tflite, import_step="TfliteImport",
+    "tflite", CLAIMS["tflite"], load_tflite, import_step=import_step,
     reference=FrameworkReference("LiteRT", litert.runtime_identity, _reference),
     layers=lambda model: tflite_layers(model.given))
 

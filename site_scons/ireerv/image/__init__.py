@@ -1,2 +1,2 @@
-"""Images: the image key, iree-compile, the bare-metal runtime build, the runner data and
-several harts."""
+"""An image: the model's way through iree-compile (its key, the flags, the tuning, the
+constants' split, the runner's data) to the linked ELF."""

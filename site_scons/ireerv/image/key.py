@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ireerv.boards import Board, board_with_role, load_board
-from ireerv.image import inline_hal
+from ireerv.formats import given_data, is_named
 from ireerv.paths import BUILD, PROJECT_ROOT
+from ireerv.runtime import inline_hal
 from ireerv.softfloat import choices as softfloat
 
 # SHAPES: how the build compiles a model with dynamic dimensions.  static: for the
@@ -39,6 +40,10 @@ class Setting:
     env_key: str = ""  # where a build environment holds it, when not under `variable`
     # The default on a board, given the other values (None: `default` everywhere).
     board_default: Callable[[str, Mapping[str, str]], str] | None = None
+    # Given only sometimes (its default is ""): left out of the arguments and the manifest
+    # when not given, and recorded there as `recorded` says (a file by its contents).
+    optional: bool = False
+    recorded: Callable[[str], str] | None = None
 
     def default_on(self, board: str, values: Mapping[str, str]) -> str:
         return self.board_default(board, values) if self.board_default else self.default
@@ -57,6 +62,10 @@ def _board(name: str) -> Board:
 
 def _harts_on(board: str, values: Mapping[str, str]) -> str:
     return default_harts(_board(board), values.get("RUNTIME", "iree"))
+
+
+def _input_digest(value: str) -> str:
+    return given_data.digest(given_data.parse_paths(value))
 
 
 def _named(value: str) -> str:
@@ -78,6 +87,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNING", "model", lambda v: "-untuned" if v == "none" else f"-{v}"),
     # int8: a float ONNX model quantized by the build (formats/onnx_quantize.py).
     Setting("QUANTIZE", "model", _named),
+    # APP: an application's folder (docs/firmware.md), named by its name.
+    Setting("APP", "", lambda v: f"-app-{Path(v).name}", optional=True,
+            recorded=lambda v: Path(v).name),
+    # INPUT: the user's input files, named by their contents.
+    Setting("INPUT", "", lambda v: f"-in{_input_digest(v)}", optional=True,
+            recorded=lambda v: f"sha256:{_input_digest(v)}"),
 )
 DEFAULT_PLACEMENT = "default"
 # The reference release (`scons release` with every default): what the digests cover.
@@ -146,12 +161,21 @@ class ImageKey:
                 f"PLACEMENT={self.placement}"]
         if self.size is not None:
             args.append(f"SIZE={self.size}")
-        return args + [f"{name}={value}" for name, value in self.values]
+        portable = {"INPUT": _portable_inputs, "APP": _portable_model}
+        return args + [f"{name}={portable.get(name, str)(value)}"
+                       for name, value in self._given()]
+
+    def _given(self) -> list[tuple[str, str]]:
+        """(variable, value) of every setting but the optional ones not given."""
+        return [(name, value) for name, value in self.values
+                if value or not setting(name).optional]
 
     def config(self) -> dict[str, object]:
         """The configuration as the release manifest records it."""
+        recorded = {name: (setting(name).recorded or str)(value)
+                    for name, value in self._given()}
         return {"model": self.variant, "board": self.board, "placement": self.placement,
-                "size": self.size, **dict(self.values)}
+                "size": self.size, **recorded}
 
     def reference_differences(self) -> list[str]:
         """What makes this image other than the reference release (empty: it is it)."""
@@ -171,9 +195,14 @@ class ImageKey:
 def _portable_model(model: str) -> str:
     """MODEL for a build in another folder: a name stays a name, a path inside the project
     stays relative to its top, any other path becomes absolute."""
-    if model and "/" not in model and (PROJECT_ROOT / "models" / model).is_dir():
+    if is_named(model):
         return model  # a name in models/
     resolved = Path(model).resolve()
     if resolved.is_relative_to(PROJECT_ROOT):
         return resolved.relative_to(PROJECT_ROOT).as_posix() or "."
     return str(resolved)
+
+
+def _portable_inputs(value: str) -> str:
+    """INPUT for a build in another folder: every file by its absolute path."""
+    return ",".join(str(p.resolve()) for p in given_data.parse_paths(value))

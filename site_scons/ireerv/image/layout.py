@@ -1,16 +1,12 @@
-"""Where an image's and a runtime's files go in the build tree, and what identifies them."""
+"""Where an image's files go in the build tree, and what identifies them: its key, its harts."""
 
 from __future__ import annotations
-
-import hashlib
-import importlib.util
-from pathlib import Path
 
 from ireerv.boards import Board
 from ireerv.formats.base import Model, ModelError
 from ireerv.image import tuning as image_tuning
 from ireerv.image.key import DEFAULT_HAL, DEFAULT_SHAPES, ImageKey, default_harts, env_values
-from ireerv.paths import BUILD
+from ireerv.image.model_build import ModelBuild
 
 
 def check_harts(board: Board, runtime: str, harts: int) -> None:
@@ -43,10 +39,11 @@ def specializes(model: Model, runtime: str, shapes: str) -> bool:
     return runtime == "iree" and model.is_dynamic and shapes == "static"
 
 
-def image_key(env, board: Board, model: Model, size: int | None, runtime: str, harts: int,
-              model_arg: str = "", tuning: str | None = None) -> ImageKey:
-    """The key of an image built in `env` (SHAPES, HAL and TUNING count only where they
-    apply)."""
+def image_key(env, board: Board, build: ModelBuild, runtime: str, harts: int | str,
+              tuning: str | None = None) -> ImageKey:
+    """The key of an image of `build` made in `env` (SHAPES, HAL and TUNING count only
+    where they apply)."""
+    model = build.model
     shapes = env.get("SHAPES", DEFAULT_SHAPES)
     if runtime != "iree" or not model.is_dynamic:
         shapes = DEFAULT_SHAPES
@@ -54,33 +51,10 @@ def image_key(env, board: Board, model: Model, size: int | None, runtime: str, h
     if runtime != "iree":
         hal = DEFAULT_HAL
     tuning = tuning or env.get("TUNING", image_tuning.TUNED)
-    if runtime != "iree" or image_tuning.spec_path(model_arg or model.name, board.name) is None:
+    if runtime != "iree" or image_tuning.spec_path(model, board.name) is None:
         tuning = image_tuning.TUNED
     return ImageKey.of(
-        model=model_arg or model.name, variant=model.variant(size), board=board.name,
-        placement=board.placement_name, size=model.resolve_size(size),
-        default_size=model.resolve_size(None),
+        model=build.arg, variant=model.variant(build.size), board=board.name,
+        placement=board.placement_name, size=build.size, default_size=model.resolve_size(None),
         values=env_values(env, RUNTIME=runtime, HARTS=harts, SHAPES=shapes, HAL=hal,
                           TUNING=tuning))
-
-
-def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:
-    own = "" if toolchain == "debian" else f"-{toolchain}"  # no CMake cache shared between them
-    return f"{BUILD}/runtime/{profile}-{board.march}-{board.mabi}{own}"
-
-
-def inputs_digest(model: Model, size: int | None) -> str:
-    """A digest of what the generated inputs are made from (their specifications and
-    NumPy's version): changed data rebuilds what embeds it, and an unchanged build need
-    not import NumPy to know."""
-    digest = hashlib.sha256(model.inputs_description(size).encode())
-    digest.update(_numpy_version())
-    return digest.hexdigest()
-
-
-def _numpy_version() -> bytes:
-    """NumPy's version file: its random generators' streams may change between versions."""
-    spec = importlib.util.find_spec("numpy")
-    if spec is None or spec.origin is None:
-        return b""
-    return Path(spec.origin).with_name("version.py").read_bytes()

@@ -9,9 +9,8 @@ MATMUL_INPUTS_N and the float arrays matmul_lhs and matmul_rhs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
-
-from ireerv.formats.base import Model
 
 if TYPE_CHECKING:  # NumPy is imported where data is made: a no-op build needs none
     import numpy as np
@@ -26,8 +25,9 @@ def _array(name: str, values: np.ndarray) -> str:
     return f"static const float {name}[{values.size}] = {{{text}}};\n"
 
 
-def inputs_header(model: Model, size: int | None) -> str:
-    lhs, rhs = model.generate_inputs(size)
+def inputs_header(inputs: Sequence[np.ndarray]) -> str:
+    """The header of the model's generated inputs (ModelBuild.inputs)."""
+    lhs, rhs = inputs
     return (
         "/* Generated: the model's inputs for its plain C version. */\n"
         f"#define MATMUL_INPUTS_N {lhs.shape[0]}\n"

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ireerv.formats.base import LayerInfo
-from ireerv.image.dispatch_names import is_contraction, shape_product
+from ireerv.harts.dispatch_names import is_contraction, shape_product
 
 SCHEMA = "ireerv-layer-profile/2"
 OUTSIDE = "(outside dispatches)"

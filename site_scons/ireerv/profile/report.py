@@ -24,7 +24,9 @@ total; every function's inclusive >= self.  Readers check "schema".
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .analyze import Window, functions
@@ -57,6 +59,22 @@ def phase_json(name: str, window: Window, program: Program,
 
 def document(meta: dict[str, Any], phases: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"schema": SCHEMA, **meta, "phases": list(phases)}
+
+
+class ProfileRecordError(ValueError):
+    """A profile record that cannot be read or is not one (schema, keys, sums)."""
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The profile document written at `path` (profile.json), checked."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        raise ProfileRecordError(f"cannot read profile record {path}: {err}") from None
+    problems = validate(doc)
+    if problems:
+        raise ProfileRecordError(f"{path}: " + "; ".join(problems))
+    return doc
 
 
 def validate(doc: Any) -> list[str]:

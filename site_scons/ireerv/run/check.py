@@ -160,3 +160,9 @@ def judge(result: RunResult, reference: list[np.ndarray] | None, tolerance: floa
         if len(parsed.outputs) == len(reference):
             return Verdict(not problems, problems, parsed, worst(parsed.outputs, reference))
     return Verdict(not problems, problems, parsed)
+
+
+def judge_app(result: RunResult) -> Verdict:
+    """The verdict on an application's run (APP=): it passes when its main returns 0."""
+    problems = [] if result.passed else [ended(result)]
+    return Verdict(not problems, problems)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ireerv.image import hal_exports, inline_hal
+from ireerv.image import hal_exports
 from ireerv.paths import PROJECT_ROOT
+from ireerv.runtime import inline_hal
 from ireerv.size import lto_map
 from ireerv.size.analysis import analyze
 from ireerv.size.report import SizeReport
@@ -37,7 +38,7 @@ def rules() -> list[ComponentRule]:
         # IREE's HAL module compiled per image with the program's imports alone
         # (image/hal_exports.py); the runtime library's copy is not linked.
         ComponentRule("HAL module", path=("*/hal_module.o",)),
-        # The inline HAL's modules (image/inline_hal.py), in the HAL module's place.
+        # The inline HAL's modules (runtime/inline_hal.py), in the HAL module's place.
         ComponentRule("inline HAL modules", path=tuple(f"*/{source[0]}" for source in
                                                        inline_hal.MODULE_SOURCES)),
         # The local-sync device and its command buffers, compiled per image without

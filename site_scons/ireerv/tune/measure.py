@@ -4,7 +4,8 @@ A round runs in a workspace, a private copy of the project, so rounds run side b
 and never touch the user's own build.  Each round is an ordinary `scons profile` there, of
 the image the board builds by default (its harts as `HARTS` defaults) and of its later
 call (REPEAT=2: with HARTS=auto the first call decides which harts run each dispatch);
-each dispatch's cycles from its start to its end come from that profile.  A round that
+each dispatch's cycles from its start to its end come from that profile's JSON record
+(profile/report.py), read where the round's image keeps it.  A round that
 fails (the compiler rejects a configuration, the run exceeds its cycle limit, or the
 outputs differ from the reference) says so in its result; the tune decides what that
 means for the candidates in it.
@@ -13,9 +14,7 @@ means for the candidates in it.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ireerv.profile import report
 from ireerv.tune import interrupt, space
 
 ROUND_TIMEOUT = 1800  # seconds: a build and a traced run of one network
@@ -30,9 +30,6 @@ REPEAT = 2  # calls a round runs; the last is measured
 POLL = 0.2  # seconds between looks at whether the tune was interrupted
 # How a child scons says it was stopped by a signal (Ctrl-C, SIGTERM).
 _STOPPED = "Build interrupted"
-# Where the profile went: made now, or retrieved from the build cache (the same bytes).
-_PROFILE_LINE = re.compile(r"^(?:profile: |Retrieved `)(\S+/profile\.json)(?:, |' from cache)",
-                           re.M)
 SCONS = [sys.executable, "-c", "import SCons.Script; SCons.Script.main()"]
 
 
@@ -44,6 +41,10 @@ class Round:
     model: str
     board: str
     spec: str
+    # Paths in the copy of the project: the model's tuning file for the board, and the
+    # profile's record as the image of `model` on `board` built by default keeps it.
+    tuning: str
+    profile: str
 
     def digest(self, context: str) -> str:
         """What identifies its result: the spec and everything else it was built from."""
@@ -96,7 +97,7 @@ class Workspace:
         self.tree, self.build_cache = tree, build_cache
 
     def run(self, rnd: Round) -> Result:
-        spec_file = self.tree / "models" / rnd.model / "tuning" / f"{rnd.board}.mlir"
+        spec_file = self.tree / rnd.tuning
         if rnd.spec:
             spec_file.parent.mkdir(parents=True, exist_ok=True)
             if not spec_file.is_file() or spec_file.read_text() != rnd.spec:
@@ -109,6 +110,8 @@ class Workspace:
         # (7,778,355 -> 7,987,291 cycles a call).
         args = ["profile", f"MODEL={rnd.model}", f"BOARD={rnd.board}", f"REPEAT={REPEAT}",
                 *([f"BUILD_CACHE={self.build_cache}"] if self.build_cache else [])]
+        record = self.tree / rnd.profile
+        record.unlink(missing_ok=True)  # an earlier round's profile is no result of this one
         interrupt.check()
         try:
             proc = _scons(self.tree, args)
@@ -117,10 +120,12 @@ class Workspace:
         if proc.returncode in (-signal.SIGINT, -signal.SIGTERM) or \
                 _STOPPED in proc.stdout + proc.stderr:
             raise interrupt.Interrupted
-        found = _PROFILE_LINE.search(proc.stdout)
-        if proc.returncode != 0 or not found:
+        if proc.returncode != 0 or not record.is_file():
             return Result(False, detail=_failure(proc.stdout + "\n" + proc.stderr))
-        return kernel_cycles(json.loads((self.tree / found[1]).read_text()))
+        try:
+            return kernel_cycles(report.load(record))
+        except report.ProfileRecordError as err:
+            return Result(False, detail=str(err))
 
 
 def _scons(tree: Path, args: list[str]) -> subprocess.CompletedProcess[str]:

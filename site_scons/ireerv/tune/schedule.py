@@ -33,12 +33,18 @@ class ScheduleError(Exception):
     """The rounds cannot be run where they were asked to run."""
 
 
+def copied_folder(model_dir: Path) -> str:
+    """Where a model's folder is in a copy of the project, and MODEL's name there: a folder
+    of models/ stays where it is; one outside the project is copied (place_model)."""
+    return f"models/{model_dir.name}"
+
+
 def place_model(tree: Path, model_dir: Path | None) -> None:
     """A model folder outside the project, copied into `tree` as models/<its name> (its
     tuning folder left out: each round writes its own)."""
     if model_dir is None:
         return
-    dest = tree / "models" / model_dir.name
+    dest = tree / copied_folder(model_dir)
     shutil.rmtree(dest, ignore_errors=True)
     shutil.copytree(model_dir, dest, symlinks=True, ignore=_tuning_at(model_dir))
 

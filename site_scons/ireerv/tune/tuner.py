@@ -109,8 +109,14 @@ def _spec(model: str, board: str, chosen: Sequence[tuple[space.Dispatch, space.T
 
 
 def tune(model: str, board: str, budget: int, runner: Runner, store: Store,
-         progress: Progress) -> Outcome:
-    untuned = _run([Round("untuned", model, board, "")], runner, store, progress)
+         progress: Progress, files: tuple[str, str]) -> Outcome:
+    """`files`: where, in a copy of the project, a round writes its tuning file and reads
+    its profile's record (measure.Round)."""
+
+    def make(name: str, text: str) -> Round:
+        return Round(name, model, board, text, *files)
+
+    untuned = _run([make("untuned", "")], runner, store, progress)
     base = next(iter(untuned.values()))
     if not base.passed:
         raise TuneError(f"{model} on {board} fails untuned: {base.detail or 'see above'}")
@@ -126,7 +132,7 @@ def tune(model: str, board: str, budget: int, runner: Runner, store: Store,
     for r in range(budget):
         chosen = [(d, c[r]) for d, c in lists.items() if r < len(c)]
         if chosen:
-            rounds[Round(f"round {r + 1}", model, board, _spec(model, board, chosen))] = chosen
+            rounds[make(f"round {r + 1}", _spec(model, board, chosen))] = chosen
     measured = _run(list(rounds), runner, store, progress)
     found: dict[space.Dispatch, list[tuple[space.Tiles, Result]]] = {d: [] for d in dispatches}
     split = {}
@@ -136,8 +142,8 @@ def tune(model: str, board: str, budget: int, runner: Runner, store: Store,
                 found[d].append((tiles, measured[rnd]))
             continue
         for d, tiles in chosen:  # which of them failed: each alone
-            split[Round(f"{rnd.name}, {d.key} alone", model, board,
-                        _spec(model, board, [(d, tiles)]))] = (d, tiles)
+            split[make(f"{rnd.name}, {d.key} alone",
+                       _spec(model, board, [(d, tiles)]))] = (d, tiles)
     for rnd, result in _run(list(split), runner, store, progress).items():
         found[split[rnd][0]].append((split[rnd][1], result))
     for d, tried in found.items():  # in the order they were ranked, however they ran
@@ -145,7 +151,7 @@ def tune(model: str, board: str, budget: int, runner: Runner, store: Store,
     chosen = _winners(found, base)
     if not chosen:
         return Outcome(base, None, found, [], budget)
-    final = _run([Round("tuned", model, board, _spec(model, board, chosen))],
+    final = _run([make("tuned", _spec(model, board, chosen))],
                  runner, store, progress)
     tuned = next(iter(final.values()))
     if not tuned.passed:

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ireerv.image import hot_sources
+from ireerv.boards import Board
 from ireerv.inputs.toolchain import Toolchain
-from ireerv.paths import PROJECT_ROOT
+from ireerv.paths import BUILD, PROJECT_ROOT
+from ireerv.runtime import hot_sources
 from ireerv.util.buildlog import BuildError, run_logged, start_log
 from ireerv.util.files import atomic_write
 
@@ -339,3 +340,9 @@ def check_compiler_commit(iree_compile: Path, expected_commit: str) -> None:
             f"{iree_compile} was built from IREE commit {actual}, but the runtime source is "
             f"commit {expected_commit}; modules and runtime must come from the same commit",
             command=[str(iree_compile), "--version"])
+
+
+def runtime_dir(board: Board, profile: str, toolchain: str = "debian") -> str:
+    """The runtime build's folder: one per set of flags, shared by boards and placements."""
+    own = "" if toolchain == "debian" else f"-{toolchain}"  # no CMake cache shared between them
+    return f"{BUILD}/runtime/{profile}-{board.march}-{board.mabi}{own}"

@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ireerv.image.dispatch_names import dispatch_macs
-from ireerv.image.hart_slices import EntrySlices
+from ireerv.harts.dispatch_names import dispatch_macs
+from ireerv.harts.hart_slices import EntrySlices
 
 # RISC-V relocation types (psABI).
 _JUMPS = {16, 17, 18, 19, 44, 45}  # BRANCH, JAL, CALL, CALL_PLT, RVC_BRANCH, RVC_JUMP

@@ -44,6 +44,6 @@ def may_share(counts: list[Count]) -> bool:
 
 def header(shares: bool) -> str:
     """The runner's header: whether the team's dispatch hook is needed at all."""
-    return ("/* Written by the build from the compiled program (image/dispatch_counts.py). */\n"
+    return ("/* Written by the build from the compiled program (harts/dispatch_counts.py). */\n"
             "/* 1: some dispatch may have several workgroups; 0: every one has one. */\n"
             f"#define {MACRO} {1 if shares else 0}\n")

@@ -1,0 +1,151 @@
+"""What a model archive holds besides the compiled program: the model's description
+(`<m>_model`, runtime/api/ireerv_model.h) as C, and its public header `<m>.h`."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ireerv.formats.base import Model
+from ireerv.formats.given_data import tensor_names
+from ireerv.formats.schema import DEMOTED
+
+# ireerv.h's dtype constants, by the model's element type names.
+DTYPES = {"f32": "IREERV_FLOAT32", "i8": "IREERV_INT8", "i16": "IREERV_INT16",
+          "i32": "IREERV_INT32", "i64": "IREERV_INT64"}
+_ITEMSIZE = {"f32": 4, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
+_MLIR_TENSOR = re.compile(r"tensor<((?:\d+x)*)(f32|f64|i8|i16|i32|i64)>")
+MAX_RANK = 8  # ireerv_tensor_t.dims
+
+
+class LibraryError(ValueError):
+    """A model the library cannot describe."""
+
+
+@dataclass(frozen=True)
+class Tensor:
+    name: str
+    dtype: str  # a key of DTYPES
+    shape: tuple[int, ...]
+    scale: float = 0.0
+    zero_point: int = 0
+
+    @property
+    def bytes(self) -> int:
+        return math.prod(self.shape) * _ITEMSIZE[self.dtype]
+
+
+def c_name(model_name: str) -> str:
+    """The model's name as a C identifier: `kws`, `kws_float`, `_1net`."""
+    name = re.sub(r"[^A-Za-z0-9_]", "_", model_name)
+    return f"_{name}" if name[:1].isdigit() or not name else name
+
+
+def _quantisation(info) -> tuple[float, int]:
+    scale, zero = getattr(info, "scale", ()), getattr(info, "zero_point", ())
+    return (float(scale[0]), int(zero[0])) if len(scale) == 1 and len(zero) == 1 else (0.0, 0)
+
+
+def inputs(model: Model, size: int | None) -> list[Tensor]:
+    names = tensor_names(model, "inputs", len(model.inputs))
+    origin = list(getattr(model.origin, "inputs", None) or ())
+    found = []
+    for index, (name, array) in enumerate(zip(names, model.device_inputs(size), strict=True)):
+        dtype = {np.dtype(np.float32): "f32", np.dtype(np.int8): "i8",
+                 np.dtype(np.int16): "i16", np.dtype(np.int32): "i32",
+                 np.dtype(np.int64): "i64"}.get(array.dtype)
+        if dtype is None:
+            raise LibraryError(f"input {name}: {array.dtype} has no ireerv dtype")
+        quant = _quantisation(origin[index]) if len(origin) == len(names) else (0.0, 0)
+        found.append(Tensor(name, dtype, tuple(array.shape), *quant))
+    return found
+
+
+def outputs(model: Model, mlir_text: str) -> list[Tensor]:
+    """The outputs, from the framework's file where it names them, else from the result
+    types of the MLIR function iree-compile compiles."""
+    origin = list(getattr(model.origin, "outputs", None) or ())
+    if origin and all(all(isinstance(d, int) and d >= 0 for d in t.shape) for t in origin) \
+            and all(DEMOTED.get(t.dtype, t.dtype) in DTYPES for t in origin):
+        return [Tensor(t.name, DEMOTED.get(t.dtype, t.dtype), tuple(t.shape),
+                       *_quantisation(t)) for t in origin]
+    match = re.search(rf"@{re.escape(model.function)}\((.*?)\)\s*->\s*\(?([^{{]*)",
+                      mlir_text, re.S)
+    if not match:
+        raise LibraryError(f"model {model.name}: function @{model.function} not found")
+    types = _MLIR_TENSOR.findall(match.group(2))
+    if not types:
+        raise LibraryError(f"model {model.name}: the results of @{model.function} are not "
+                           "tensors of static shape")
+    names = tensor_names(model, "outputs", len(types))
+    return [Tensor(name, DEMOTED.get(dtype, dtype),
+                   tuple(int(d) for d in dims.split("x") if d))
+            for name, (dims, dtype) in zip(names, types, strict=True)]
+
+
+def _tensor_c(tensor: Tensor) -> str:
+    if len(tensor.shape) > MAX_RANK:
+        raise LibraryError(f"{tensor.name}: rank {len(tensor.shape)}, at most {MAX_RANK}")
+    dims = ", ".join(map(str, tensor.shape)) or "0"
+    name = tensor.name.replace("\\", "\\\\").replace('"', '\\"')
+    return (f'    {{"{name}", {DTYPES[tensor.dtype]}, {len(tensor.shape)}, {{{dims}}}, '
+            f"{tensor.bytes}u, {tensor.scale!r}f, {tensor.zero_point}}},")
+
+
+def descriptor_source(name: str, module: str, function: str, queries: list[str],
+                      ins: list[Tensor], outs: list[Tensor]) -> str:
+    """`const ireerv_model_t <name>_model`: the only global symbol of the model archive."""
+    lines = ["// Generated: the model's description for the ireerv runtime.",
+             '#include "ireerv_model.h"', "",
+             f"extern iree_status_t {module}_create(iree_vm_instance_t *instance,",
+             "    iree_allocator_t allocator, iree_vm_module_t **out_module);"]
+    for query in queries:
+        lines += [f"extern const iree_hal_executable_library_header_t **{query}(",
+                  "    iree_hal_executable_library_version_t max_version,",
+                  "    const iree_hal_executable_environment_v0_t *environment);"]
+    lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {",
+              *(f"    {q}," for q in queries), *(["    NULL,"] if not queries else []), "};",
+              "static const ireerv_tensor_t inputs[] = {", *map(_tensor_c, ins),
+              *(["    {0},"] if not ins else []), "};",
+              "static const ireerv_tensor_t outputs[] = {", *map(_tensor_c, outs), "};", "",
+              f"const ireerv_model_t {name}_model = {{",
+              "    IREERV_MODEL_MAGIC, IREERV_MODEL_VERSION,",
+              f'    "{name}", "{module}.{function}", {module}_create,',
+              f"    libraries, {len(queries)}u, inputs, {len(ins)}u, outputs, {len(outs)}u,",
+              "};"]
+    return "\n".join(lines) + "\n"
+
+
+def header(name: str, arena_bytes: int, ins: list[Tensor], outs: list[Tensor],
+           sections: list[str]) -> str:
+    """<m>.h: the model, its arena size, and its tensors' sizes as constants."""
+    big = name.upper()
+    lines = [f"// Generated: model {name} for the ireerv runtime (docs/firmware.md).",
+             f"#ifndef IREERV_MODEL_{big}_H_", f"#define IREERV_MODEL_{big}_H_", "",
+             '#include "ireerv.h"', "", '#ifdef __cplusplus', 'extern "C" {', "#endif", "",
+             f"extern const ireerv_model_t {name}_model;", "",
+             "// What ireerv_open needs for this model: measured when the library was built",
+             "// (the runtime's peak in the arena over three calls), plus a margin.",
+             f"#define {big}_ARENA_BYTES {arena_bytes}u",
+             f"#define {big}_INPUTS {len(ins)}", f"#define {big}_OUTPUTS {len(outs)}"]
+    for kind, tensors in (("INPUT", ins), ("OUTPUT", outs)):
+        for index, tensor in enumerate(tensors):
+            lines.append(f"#define {big}_{kind}{index}_BYTES {tensor.bytes}u  "
+                         f"// {tensor.name}: {tensor.dtype} "
+                         f"[{','.join(map(str, tensor.shape))}]")
+    if sections:
+        lines += ["", "// Constants of 1 MiB and more: their own sections, for the linker "
+                  "script to place.", *(f'#define {big}_CONSTANTS_SECTION{i} "{s}"'
+                                        for i, s in enumerate(sections))]
+    lines += ["", "#ifdef __cplusplus", "}", "#endif", "", f"#endif  // IREERV_MODEL_{big}_H_"]
+    return "\n".join(lines) + "\n"
+
+
+def arena_bytes(measured: int) -> int:
+    """<M>_ARENA_BYTES from the measured peak: 1/8 more and 1 KiB, in whole 64 bytes (the
+    runtime's blocks are the same every call; the margin covers another C library's
+    string functions and a future runtime's small allocations)."""
+    return (measured + measured // 8 + 1024 + 63) // 64 * 64

@@ -1,0 +1,87 @@
+"""Applications (APP=): the folder's sources with the BSP and the ireerv runtime in place
+of the runner; kws and ad in one image give their runner images' outputs, bit for bit."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import needs_qemu, require_input
+from scons_helpers import scons
+
+from ireerv.library import app
+
+NEEDS_INPUTS = ("iree",)  # for the `tree` fixture (conftest.py)
+TWO_MODELS = Path(__file__).parent / "data" / "two_models_app"
+
+
+def test_app_toml_lists_the_models(tmp_path: Path) -> None:
+    assert app.load(TWO_MODELS, "matmul").models == ("kws", "ad")
+    (tmp_path / "main.c").write_text("int main(void) { return 0; }\n")
+    assert app.load(tmp_path, "mlp").models == ("mlp",)  # no app.toml: MODEL
+
+
+@pytest.mark.parametrize(("toml", "message"), [
+    ('model = ["kws"]\n', "unknown key(s) model; known: models"),
+    ("models = []\n", "models must be a list of model names"),
+    ('models = ["kws", "kws"]\n', "a model is listed twice"),
+    ("models = [\n", "app.toml"),
+])
+def test_bad_app_toml_is_one_clear_error(tmp_path: Path, toml: str, message: str) -> None:
+    (tmp_path / "main.c").write_text("int main(void) { return 0; }\n")
+    (tmp_path / "app.toml").write_text(toml)
+    with pytest.raises(app.AppError, match=re.escape(message)):
+        app.load(tmp_path, "kws")
+
+
+def test_a_folder_without_sources_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(app.AppError, match=r"no C sources"):
+        app.load(tmp_path, "kws")
+    with pytest.raises(app.AppError, match=r"no such folder"):
+        app.load(tmp_path / "nothing", "kws")
+
+
+def _runner(tree: Path, tmp_path: Path, model: str, sample: np.ndarray) -> list[int]:
+    np.save(tmp_path / f"{model}.npy", sample)
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt", f"INPUT={tmp_path}/{model}.npy",
+                f"OUTPUT={tmp_path}/{model}.npz").stdout
+    assert "PASS:" in out, out[-2000:]
+    with np.load(tmp_path / f"{model}.npz") as data:
+        return [int(v) for name in data.files for v in data[name].reshape(-1)]
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_kws_and_ad_in_one_application(tree: Path, tmp_path: Path, fetcher) -> None:
+    require_input(fetcher, "mlperf-tiny")
+    out = scons(tree, "run", f"APP={TWO_MODELS}", "BOARD=qemu-virt").stdout
+    assert "PASS: the application's main returned 0" in out, out[-3000:]
+    got = {m: [int(v) for v in values.split()]
+           for m, values in re.findall(r"^(kws|ad):((?: -?\d+)+)$", out, re.M)}
+    kws_in = (np.arange(490) * 7 % 256).astype(np.uint8).view(np.int8).reshape(1, 49, 10, 1)
+    ad_in = (np.arange(640) * 3 % 256).astype(np.uint8).view(np.int8).reshape(1, 640)
+    assert got["kws"] == _runner(tree, tmp_path, "kws", kws_in)
+    assert got["ad"] == _runner(tree, tmp_path, "ad", ad_in)
+    size = scons(tree, "size-report", f"APP={TWO_MODELS}", "BOARD=qemu-virt").stdout
+    assert "app-two_models_app" in size or "image.elf" in size, size[-2000:]
+    again = scons(tree, "image", f"APP={TWO_MODELS}", "BOARD=qemu-virt").stdout
+    assert "LINK" not in again and "CC " not in again  # a no-op rebuild does nothing
+
+
+@pytest.mark.upstream
+@pytest.mark.cluster
+def test_kws_and_ad_in_one_application_on_the_cluster(tree: Path, tmp_path: Path,
+                                                      fetcher) -> None:
+    """On cluster4 (hart 0 alone; all data in shared RAM, where ad's weights fit without
+    the runner's staging): the same outputs as the runner images give."""
+    require_input(fetcher, "mlperf-tiny")
+    out = scons(tree, "run", f"APP={TWO_MODELS}", "BOARD=cluster4", "PLACEMENT=shared").stdout
+    assert "PASS: the application's main returned 0" in out, out[-3000:]
+    got = {m: [int(v) for v in values.split()]
+           for m, values in re.findall(r"^(kws|ad):((?: -?\d+)+)$", out, re.M)}
+    kws_in = (np.arange(490) * 7 % 256).astype(np.uint8).view(np.int8).reshape(1, 49, 10, 1)
+    ad_in = (np.arange(640) * 3 % 256).astype(np.uint8).view(np.int8).reshape(1, 640)
+    assert got["kws"] == _runner(tree, tmp_path, "kws", kws_in)
+    assert got["ad"] == _runner(tree, tmp_path, "ad", ad_in)
