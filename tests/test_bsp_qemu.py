@@ -252,14 +252,25 @@ def test_missing_inputs_are_clear_errors(tmp_path: Path, qemu: boards.Board) -> 
 # --------------------------------------------------------------------------- cluster
 
 
-@pytest.fixture(scope="module")
-def cluster_sim(fetcher: Fetcher, tmp_path_factory: pytest.TempPathFactory) -> Path:
+# Every board built on the cluster testbench (cluster4 and its variants): the
+# same BSP checks on each.
+CLUSTER_BOARDS = [name for name in boards.list_boards()
+                  if boards.load_board(name).simulator.kind == "verilator-cluster"]
+Cluster = tuple[boards.Board, Path]  # a cluster board and its simulator
+
+
+@pytest.fixture(scope="module", params=CLUSTER_BOARDS)
+def cluster(request: pytest.FixtureRequest, fetcher: Fetcher,
+            tmp_path_factory: pytest.TempPathFactory) -> Cluster:
+    """A cluster board and its simulator."""
     from ireerv.simulators import verilator_build as vb
 
+    board = boards.load_board(request.param)
+    tb = board.simulator.extra["testbench"]
     require_input(fetcher, "verilator")
-    require_input(fetcher, "cluster-tb")
-    tb = boards.load_board("cluster4").simulator.extra["testbench"]
-    return vb.cluster_simulator(fetcher, tb, tmp_path_factory.mktemp("verilator-logs"))
+    require_input(fetcher, tb.input)
+    logs = tmp_path_factory.mktemp("verilator-logs")
+    return board, vb.cluster_simulator(fetcher, tb, logs)
 
 
 def run_cluster(board: boards.Board, sim: Path, hexfile: Path,
@@ -270,9 +281,9 @@ def run_cluster(board: boards.Board, sim: Path, hexfile: Path,
 
 @pytest.mark.cluster
 @pytest.mark.upstream
-def test_cluster_start_up_and_matmul(builder: ImageBuilder, cluster_sim: Path,
+def test_cluster_start_up_and_matmul(builder: ImageBuilder, cluster: Cluster,
                                      tmp_path: Path) -> None:
-    board = boards.load_board("cluster4")
+    board, cluster_sim = cluster
     _, hexfile = check_image(builder, board, "checks")
     result = run_cluster(board, cluster_sim, hexfile, maxcycles=4_000_000)
     assert result.passed, result.output
@@ -295,9 +306,9 @@ def test_cluster_start_up_and_matmul(builder: ImageBuilder, cluster_sim: Path,
     [("exit", base.FAILED, 3), ("trap", base.CRASH, 126),
      ("silent", base.FAILED, 0), ("hang", base.CYCLE_LIMIT, None)],
 )
-def test_cluster_endings(builder: ImageBuilder, cluster_sim: Path, mode: str, reason: str,
+def test_cluster_endings(builder: ImageBuilder, cluster: Cluster, mode: str, reason: str,
                          code: int | None) -> None:
-    board = boards.load_board("cluster4")
+    board, cluster_sim = cluster
     _, hexfile = check_image(builder, board, mode)
     result = run_cluster(board, cluster_sim, hexfile, maxcycles=300_000)
     assert (result.reason, result.exit_code) == (reason, code), result.output
@@ -305,8 +316,8 @@ def test_cluster_endings(builder: ImageBuilder, cluster_sim: Path, mode: str, re
 
 @pytest.mark.cluster
 @pytest.mark.upstream
-def test_cluster_progress(builder: ImageBuilder, cluster_sim: Path) -> None:
-    board = boards.load_board("cluster4")
+def test_cluster_progress(builder: ImageBuilder, cluster: Cluster) -> None:
+    board, cluster_sim = cluster
     _, hexfile = check_image(builder, board, "hang")
     counts: list[int] = []
     result = simulators.run(board.simulator, cluster_sim,
@@ -318,8 +329,8 @@ def test_cluster_progress(builder: ImageBuilder, cluster_sim: Path) -> None:
 
 @pytest.mark.cluster
 @pytest.mark.upstream
-def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> None:
-    board = boards.load_board("cluster4")
+def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster: Cluster) -> None:
+    board, cluster_sim = cluster
     _, hexfile = check_image(builder, board, "wake")
     result = run_cluster(board, cluster_sim, hexfile, maxcycles=2_000_000)
     assert result.passed, result.output
@@ -330,10 +341,10 @@ def test_cluster_wake_parked_harts(builder: ImageBuilder, cluster_sim: Path) -> 
 
 @pytest.mark.cluster
 @pytest.mark.upstream
-def test_cluster_matmul_c_split_over_harts(builder: ImageBuilder, cluster_sim: Path,
+def test_cluster_matmul_c_split_over_harts(builder: ImageBuilder, cluster: Cluster,
                                           tmp_path: Path) -> None:
     """Bits only: speed is the bench's (this build links libgcc's soft-float)."""
-    board = boards.load_board("cluster4")
+    board, cluster_sim = cluster
     for harts in (1, 4):
         _, hexfile = matmul_team_image(builder, board, tmp_path, 16, harts)
         result = run_cluster(board, cluster_sim, hexfile)
@@ -346,8 +357,8 @@ def test_cluster_matmul_c_split_over_harts(builder: ImageBuilder, cluster_sim: P
 @pytest.mark.cluster
 @pytest.mark.upstream
 def test_cluster_missing_hart_ends_the_barrier_wait(builder: ImageBuilder,
-                                                    cluster_sim: Path) -> None:
-    board = boards.load_board("cluster4")
+                                                    cluster: Cluster) -> None:
+    board, cluster_sim = cluster
     _, hexfile = check_image(builder, board, "barrier-timeout")
     result = run_cluster(board, cluster_sim, hexfile, maxcycles=5_000_000)
     assert (result.reason, result.exit_code) == (base.FAILED, 124), result.output

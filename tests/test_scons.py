@@ -31,7 +31,7 @@ def test_help_lists_targets_and_variables(tree: Path) -> None:
                      "MIRRORS", "MAXCYCLES", "TIMEOUT", "TOP", "BASELINE", "ELF", "ALLOW_DIRTY",
                      "CAP_LOOPS", "SHAPES"):
         assert f"\n{variable}:" in out, variable
-    assert "target board (cluster4|qemu-virt)" in out
+    assert "target board (cluster4|cluster4-pulp|qemu-virt)" in out
     assert "default: matmul" in out
 
 

@@ -1,0 +1,122 @@
+/* iree_uk_mmt4d for the CV32E40P with its PULP extensions: int8 tiles of
+ * 8x8 outputs and 4 steps of k (the tiles iree-compile's data tiling picks for
+ * riscv32) multiply four int8 pairs at once with cv.sdotsp.b.
+ *
+ * iree-compile leaves this symbol undefined when it is given
+ * --iree-llvmcpu-enable-ukernels=mmt4d --iree-llvmcpu-link-ukernel-bitcode=false
+ * with data tiling, but that does not compile with the runner's execution model
+ * (inline-dynamic; docs/boards.md), so no image links it yet: it is the int8 tile
+ * the board's kernels are to use, measured alone by tests/test_pulp_board.py
+ * (64x64x64 on one hart: 235,852 cycles, 0.90 a MAC).  Debian's GCC knows no
+ * CORE-V instruction: `.insn` spells it out for the assembler.
+ *
+ * Layouts (IREE's mmt4d): lhs [M][K][M0][K0], rhs [N][K][N0][K0], out
+ * [M][N][M0][N0], row-major tiles; strides and offsets count elements.  With
+ * K0 = 4 one row of an lhs tile and one column of an rhs tile are one 32-bit
+ * word each: one cv.sdotsp.b operand. */
+#include <stdint.h>
+
+/* runtime/src/iree/builtins/ukernel/exported_bits.h */
+#define MMT4D_TYPE_MASK 0xFFu
+#define MMT4D_TYPE_F32F32F32 0x01u
+#define MMT4D_TYPE_S8S8S32 0x02u
+#define MMT4D_ACCUMULATE 0x100u
+
+/* cv.sdotsp.b acc, a, b: acc += the sum of the four signed byte products. */
+static inline int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
+  __asm__(".insn r 0x7b, 0x1, 0x54, %0, %1, %2" : "+r"(acc) : "r"(a), "r"(b));
+  return acc;
+}
+
+/* One 4x4 quarter of an 8x8 output tile over K steps: 16 accumulators, four
+ * lhs and four rhs words a step (24 registers: no spill). */
+static void quarter_8x8x4(int32_t *out, const uint32_t *lhs, const uint32_t *rhs,
+                          int32_t k, int accumulate) {
+  int32_t c[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) c[i][j] = accumulate ? out[i * 8 + j] : 0;
+  for (; k > 0; --k, lhs += 8, rhs += 8) {
+    uint32_t a0 = lhs[0], a1 = lhs[1], a2 = lhs[2], a3 = lhs[3];
+    uint32_t b0 = rhs[0], b1 = rhs[1], b2 = rhs[2], b3 = rhs[3];
+    c[0][0] = sdotsp_b(c[0][0], a0, b0); c[0][1] = sdotsp_b(c[0][1], a0, b1);
+    c[0][2] = sdotsp_b(c[0][2], a0, b2); c[0][3] = sdotsp_b(c[0][3], a0, b3);
+    c[1][0] = sdotsp_b(c[1][0], a1, b0); c[1][1] = sdotsp_b(c[1][1], a1, b1);
+    c[1][2] = sdotsp_b(c[1][2], a1, b2); c[1][3] = sdotsp_b(c[1][3], a1, b3);
+    c[2][0] = sdotsp_b(c[2][0], a2, b0); c[2][1] = sdotsp_b(c[2][1], a2, b1);
+    c[2][2] = sdotsp_b(c[2][2], a2, b2); c[2][3] = sdotsp_b(c[2][3], a2, b3);
+    c[3][0] = sdotsp_b(c[3][0], a3, b0); c[3][1] = sdotsp_b(c[3][1], a3, b1);
+    c[3][2] = sdotsp_b(c[3][2], a3, b2); c[3][3] = sdotsp_b(c[3][3], a3, b3);
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) out[i * 8 + j] = c[i][j];
+}
+
+static void tile_s8_8x8x4(int32_t *out, const int8_t *lhs, const int8_t *rhs, int32_t k,
+                          int accumulate) {
+  const uint32_t *a = (const uint32_t *)lhs, *b = (const uint32_t *)rhs;
+  quarter_8x8x4(out, a, b, k, accumulate);
+  quarter_8x8x4(out + 4, a, b + 4, k, accumulate);
+  quarter_8x8x4(out + 32, a + 4, b, k, accumulate);
+  quarter_8x8x4(out + 36, a + 4, b + 4, k, accumulate);
+}
+
+/* Any other tile shape, element by element. */
+static void tile_s8_generic(int32_t *out, const int8_t *lhs, const int8_t *rhs, int32_t k,
+                            int32_t m0, int32_t n0, int32_t k0, int accumulate) {
+  for (int32_t i = 0; i < m0; ++i)
+    for (int32_t j = 0; j < n0; ++j) {
+      int32_t sum = accumulate ? out[i * n0 + j] : 0;
+      for (int32_t s = 0; s < k; ++s)
+        for (int32_t t = 0; t < k0; ++t)
+          sum += lhs[(s * m0 + i) * k0 + t] * rhs[(s * n0 + j) * k0 + t];
+      out[i * n0 + j] = sum;
+    }
+}
+
+static void tile_f32_generic(float *out, const float *lhs, const float *rhs, int32_t k,
+                             int32_t m0, int32_t n0, int32_t k0, int accumulate) {
+  for (int32_t i = 0; i < m0; ++i)
+    for (int32_t j = 0; j < n0; ++j) {
+      float sum = accumulate ? out[i * n0 + j] : 0.0f;
+      for (int32_t s = 0; s < k; ++s)
+        for (int32_t t = 0; t < k0; ++t)
+          sum += lhs[(s * m0 + i) * k0 + t] * rhs[(s * n0 + j) * k0 + t];
+      out[i * n0 + j] = sum;
+    }
+}
+
+int32_t iree_uk_mmt4d(const void *lhs_buffer, int32_t lhs_offset, int32_t lhs_stride0,
+                      const void *rhs_buffer, int32_t rhs_offset, int32_t rhs_stride0,
+                      void *out_buffer, int32_t out_offset, int32_t out_stride0, int32_t m,
+                      int32_t n, int32_t k, int32_t m0, int32_t n0, int32_t k0, uint32_t flags,
+                      const uint64_t *cpu_data) {
+  (void)cpu_data;
+  const int accumulate = (flags & MMT4D_ACCUMULATE) != 0;
+  const uint32_t type = flags & MMT4D_TYPE_MASK;
+  if (type == MMT4D_TYPE_S8S8S32) {
+    const int fast = m0 == 8 && n0 == 8 && k0 == 4;
+    const int8_t *lhs = (const int8_t *)lhs_buffer + lhs_offset;
+    for (int32_t i = 0; i < m; ++i, lhs += lhs_stride0) {
+      const int8_t *rhs = (const int8_t *)rhs_buffer + rhs_offset;
+      int32_t *out = (int32_t *)out_buffer + out_offset + i * out_stride0;
+      for (int32_t j = 0; j < n; ++j, rhs += rhs_stride0, out += m0 * n0) {
+        if (fast)
+          tile_s8_8x8x4(out, lhs, rhs, k, accumulate);
+        else
+          tile_s8_generic(out, lhs, rhs, k, m0, n0, k0, accumulate);
+      }
+    }
+    return 0;
+  }
+  if (type == MMT4D_TYPE_F32F32F32) {
+    const float *lhs = (const float *)lhs_buffer + lhs_offset;
+    for (int32_t i = 0; i < m; ++i, lhs += lhs_stride0) {
+      const float *rhs = (const float *)rhs_buffer + rhs_offset;
+      float *out = (float *)out_buffer + out_offset + i * out_stride0;
+      for (int32_t j = 0; j < n; ++j, rhs += rhs_stride0, out += m0 * n0)
+        tile_f32_generic(out, lhs, rhs, k, m0, n0, k0, accumulate);
+    }
+    return 0;
+  }
+  __builtin_trap(); /* an element type the models of this project do not use */
+}
