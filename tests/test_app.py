@@ -52,18 +52,23 @@ def _runner(tree: Path, tmp_path: Path, model: str, sample: np.ndarray) -> list[
         return [int(v) for name in data.files for v in data[name].reshape(-1)]
 
 
-@pytest.mark.upstream
-@needs_qemu
-def test_kws_and_ad_in_one_application(tree: Path, tmp_path: Path, fetcher) -> None:
-    require_input(fetcher, "mlperf-tiny")
-    out = scons(tree, "run", f"APP={TWO_MODELS}", "BOARD=qemu-virt").stdout
-    assert "PASS: the application's main returned 0" in out, out[-3000:]
+def _same_as_the_runners(tree: Path, tmp_path: Path, out: str) -> None:
+    """The application's printed outputs are the runner images' for the same inputs."""
     got = {m: [int(v) for v in values.split()]
            for m, values in re.findall(r"^(kws|ad):((?: -?\d+)+)$", out, re.M)}
     kws_in = (np.arange(490) * 7 % 256).astype(np.uint8).view(np.int8).reshape(1, 49, 10, 1)
     ad_in = (np.arange(640) * 3 % 256).astype(np.uint8).view(np.int8).reshape(1, 640)
     assert got["kws"] == _runner(tree, tmp_path, "kws", kws_in)
     assert got["ad"] == _runner(tree, tmp_path, "ad", ad_in)
+
+
+@pytest.mark.upstream
+@needs_qemu
+def test_kws_and_ad_in_one_application(tree: Path, tmp_path: Path, fetcher) -> None:
+    require_input(fetcher, "mlperf-tiny")
+    out = scons(tree, "run", f"APP={TWO_MODELS}", "BOARD=qemu-virt").stdout
+    assert "PASS: the application's main returned 0" in out, out[-3000:]
+    _same_as_the_runners(tree, tmp_path, out)
     size = scons(tree, "size-report", f"APP={TWO_MODELS}", "BOARD=qemu-virt").stdout
     assert "app-two_models_app" in size or "image.elf" in size, size[-2000:]
     again = scons(tree, "image", f"APP={TWO_MODELS}", "BOARD=qemu-virt").stdout
@@ -79,9 +84,4 @@ def test_kws_and_ad_in_one_application_on_the_cluster(tree: Path, tmp_path: Path
     require_input(fetcher, "mlperf-tiny")
     out = scons(tree, "run", f"APP={TWO_MODELS}", "BOARD=cluster4", "PLACEMENT=shared").stdout
     assert "PASS: the application's main returned 0" in out, out[-3000:]
-    got = {m: [int(v) for v in values.split()]
-           for m, values in re.findall(r"^(kws|ad):((?: -?\d+)+)$", out, re.M)}
-    kws_in = (np.arange(490) * 7 % 256).astype(np.uint8).view(np.int8).reshape(1, 49, 10, 1)
-    ad_in = (np.arange(640) * 3 % 256).astype(np.uint8).view(np.int8).reshape(1, 640)
-    assert got["kws"] == _runner(tree, tmp_path, "kws", kws_in)
-    assert got["ad"] == _runner(tree, tmp_path, "ad", ad_in)
+    _same_as_the_runners(tree, tmp_path, out)
