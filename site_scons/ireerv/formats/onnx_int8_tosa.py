@@ -12,6 +12,7 @@ from ireerv.formats import tflite_context as context
 from ireerv.formats.tflite_context import Context
 from ireerv.formats.tflite_reader import Operator, TfliteGraph
 from ireerv.formats.tosa_text import ttype
+from ireerv.util.files import atomic_write
 
 
 def _transpose(ctx: Context, op: Operator) -> None:
@@ -94,10 +95,4 @@ def write(graph: TfliteGraph, function: str, mlir: Path) -> None:
     """The graph's TOSA, written to `mlir` (whole, or not at all)."""
     from ireerv.formats.tflite_tosa import translate
 
-    text = translate(graph, function, EXTRA)
-    tmp = mlir.with_name(mlir.name + ".tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(mlir)
-    finally:
-        tmp.unlink(missing_ok=True)
+    atomic_write(mlir, translate(graph, function, EXTRA))

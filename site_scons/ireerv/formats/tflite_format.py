@@ -42,6 +42,7 @@ from ireerv.formats.layer_table import tflite_layers
 from ireerv.formats.schema import ELEMENT_TYPES, SchemaError, _generator, _Place
 from ireerv.formats.tflite_reader import Tensor, TfliteError, read
 from ireerv.reference import litert
+from ireerv.util.files import atomic_write
 from ireerv.util.scons import build_error, short_action
 from ireerv.util.sources import module_files
 
@@ -169,11 +170,4 @@ def import_model(tflite_file: Path, mlir: Path) -> None:
     """Translate the file to TOSA and write it to `mlir` (whole, or not at all)."""
     from ireerv.formats.tflite_tosa import translate
 
-    text = translate(read(tflite_file), FUNCTION)
-    mlir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = mlir.with_name(mlir.name + ".tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(mlir)
-    finally:
-        tmp.unlink(missing_ok=True)
+    atomic_write(mlir, translate(read(tflite_file), FUNCTION))
