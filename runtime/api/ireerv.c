@@ -1,38 +1,22 @@
-// The public API (ireerv.h) over IREE's VM and inline HAL: the runner's way of
-// calling a program (runtime/runner/runner.c), with every allocation in the
-// caller's arena (arena.c) and buffers copied in and out of the caller's.
+// The public API (ireerv.h) over IREE's VM and inline HAL, with every
+// allocation in the caller's arena (arena.c) and buffers copied in and out of
+// the caller's.  The project's runner (runtime/runner/runner.c) calls every
+// model it measures through it (ireerv_internal.h): built with IREERV_FULL_HAL
+// for a program compiled for the full HAL (a local-sync device).
 
 #include "ireerv.h"
 
 #include <string.h>
 
-#include "arena.h"
 #include "iree/hal/local/loaders/static_library_loader.h"
+#if IREERV_FULL_HAL
+#include "iree/hal/drivers/local_sync/sync_device.h"
+#include "iree/modules/hal/module.h"
+#else
 #include "iree/modules/hal/inline/module.h"
 #include "iree/modules/hal/loader/module.h"
-#include "iree/modules/hal/types.h"
-#include "ireerv_model.h"
-
-#define IREERV_MAX_TENSORS 16  // inputs + outputs of one model
-
-struct ireerv_instance {
-  const ireerv_model_t *model;
-  ireerv_arena_t arena;
-  iree_allocator_t host_allocator;
-  iree_vm_instance_t *instance;
-  iree_hal_executable_loader_t *loader;
-  iree_hal_allocator_t *device_allocator;
-  iree_vm_context_t *context;
-  iree_vm_function_t function;
-  iree_vm_stack_t *stack;
-  // The input buffer views, made at open and filled by every call: the inline
-  // HAL keeps the storage of the buffers it last mapped, so buffers made anew
-  // per call would each stay alive in its cache for a while.
-  iree_vm_ref_t inputs[IREERV_MAX_TENSORS];
-  iree_vm_ref_t arguments[IREERV_MAX_TENSORS];  // the call's own references to them
-  iree_vm_ref_t results[IREERV_MAX_TENSORS];
-  iree_alignas(16) uint8_t stack_storage[IREE_VM_STACK_DEFAULT_SIZE];
-};
+#endif
+#include "ireerv_internal.h"
 
 static int valid(const ireerv_model_t *model) {
   return model && model->magic == IREERV_MODEL_MAGIC &&
@@ -74,7 +58,12 @@ const char *ireerv_error(int code) {
 static int code_of(ireerv_instance_t *instance, iree_status_t status) {
   if (iree_status_is_ok(status)) return IREERV_OK;
   const iree_status_code_t code = iree_status_code(status);
-  iree_status_free(status);
+  if (instance->keep) {  // the runner prints it
+    iree_status_free(instance->failure);
+    instance->failure = status;
+  } else {
+    iree_status_free(status);
+  }
   if (instance->arena.exhausted) return IREERV_ERROR_ARENA;
   return IREERV_ERROR_RUNTIME + (int)code;
 }
@@ -99,6 +88,39 @@ static iree_status_t check_signature(ireerv_instance_t *self) {
 
 static iree_status_t make_inputs(ireerv_instance_t *self);
 
+// The modules the program imports from, the model's module imports them: with
+// the inline HAL (hal_inline, hal_loader) the program calls its kernels itself,
+// with the full one (hal) it records them for a local-sync device.
+#if IREERV_FULL_HAL
+#define HAL_MODULES 1
+#ifndef IREERV_ARENA_BLOCK_SIZE
+// The device's transient arena blocks (IREE's default is 32 KiB): small ones
+// keep the heap small on boards with little RAM.
+#define IREERV_ARENA_BLOCK_SIZE (4 * 1024)
+#endif
+static iree_status_t hal_modules(ireerv_instance_t *self, iree_vm_module_t **modules) {
+  iree_hal_sync_device_params_t params;
+  iree_hal_sync_device_params_initialize(&params);
+  params.arena_block_size = IREERV_ARENA_BLOCK_SIZE;
+  IREE_RETURN_IF_ERROR(iree_hal_sync_device_create(
+      iree_make_cstring_view("local-sync"), &params, 1, &self->loader,
+      self->device_allocator, self->host_allocator, &self->device));
+  return iree_hal_module_create(self->instance, iree_hal_module_device_policy_default(), 1,
+                                &self->device, IREE_HAL_MODULE_FLAG_NONE,
+                                iree_hal_module_debug_sink_null(), self->host_allocator,
+                                &modules[0]);
+}
+#else
+#define HAL_MODULES 2
+static iree_status_t hal_modules(ireerv_instance_t *self, iree_vm_module_t **modules) {
+  IREE_RETURN_IF_ERROR(iree_hal_inline_module_create(
+      self->instance, IREE_HAL_INLINE_MODULE_FLAG_NONE, iree_hal_module_debug_sink_null(),
+      self->device_allocator, self->host_allocator, &modules[0]));
+  return iree_hal_loader_module_create(self->instance, IREE_HAL_LOADER_MODULE_FLAG_NONE, 1,
+                                       &self->loader, self->host_allocator, &modules[1]);
+}
+#endif
+
 static iree_status_t start(ireerv_instance_t *self) {
   const ireerv_model_t *model = self->model;
   iree_allocator_t host = self->host_allocator;
@@ -110,20 +132,17 @@ static iree_status_t start(ireerv_instance_t *self) {
       host, &self->loader));
   IREE_RETURN_IF_ERROR(iree_hal_allocator_create_heap(
       iree_make_cstring_view("local-sync"), host, host, &self->device_allocator));
-  iree_vm_module_t *modules[3] = {NULL};
-  iree_status_t status = iree_hal_inline_module_create(
-      self->instance, IREE_HAL_INLINE_MODULE_FLAG_NONE, iree_hal_module_debug_sink_null(),
-      self->device_allocator, host, &modules[0]);
+  iree_vm_module_t *modules[HAL_MODULES + 1] = {NULL};
+  iree_status_t status = hal_modules(self, modules);
   if (iree_status_is_ok(status)) {
-    status = iree_hal_loader_module_create(self->instance, IREE_HAL_LOADER_MODULE_FLAG_NONE,
-                                           1, &self->loader, host, &modules[1]);
+    status = model->module_create(self->instance, host, &modules[HAL_MODULES]);
   }
-  if (iree_status_is_ok(status)) status = model->module_create(self->instance, host, &modules[2]);
   if (iree_status_is_ok(status)) {
     status = iree_vm_context_create_with_modules(self->instance, IREE_VM_CONTEXT_FLAG_NONE,
-                                                 3, modules, host, &self->context);
+                                                 HAL_MODULES + 1, modules, host,
+                                                 &self->context);
   }
-  for (int i = 0; i < 3; ++i) iree_vm_module_release(modules[i]);
+  for (int i = 0; i <= HAL_MODULES; ++i) iree_vm_module_release(modules[i]);
   IREE_RETURN_IF_ERROR(status);
   IREE_RETURN_IF_ERROR(iree_vm_context_resolve_function(
       self->context, iree_make_cstring_view(model->function_name), &self->function));
@@ -159,10 +178,41 @@ ireerv_instance_t *ireerv_open(const ireerv_model_t *model, void *arena,
   ireerv_instance_t *self = (ireerv_instance_t *)arena;
   memset(self, 0, offsetof(ireerv_instance_t, stack_storage));
   self->model = model;
+  self->copy_in = memcpy;
   ireerv_arena_init(&self->arena, self + 1, arena_bytes - sizeof(*self));
   self->host_allocator = ireerv_arena_allocator(&self->arena);
   *error = code_of(self, start(self));
   return *error ? NULL : self;
+}
+
+int ireerv_open_in(ireerv_instance_t *self, const ireerv_model_t *model,
+                   iree_allocator_t host, ireerv_copy_fn_t copy_in) {
+  memset(self, 0, offsetof(ireerv_instance_t, stack_storage));
+  self->keep = 1;
+  if (!valid(model)) return IREERV_ERROR_MODEL;
+  self->model = model;
+  self->copy_in = copy_in ? copy_in : memcpy;
+  self->host_allocator = host;
+  return code_of(self, start(self));
+}
+
+void ireerv_close(ireerv_instance_t *self) {
+  if (self->model) {
+    for (uint32_t i = 0; i < self->model->input_count; ++i) {
+      iree_vm_ref_release(&self->inputs[i]);
+    }
+    for (uint32_t i = 0; i < self->model->output_count; ++i) {
+      iree_vm_ref_release(&self->results[i]);
+    }
+  }
+  if (self->stack) iree_vm_stack_deinitialize(self->stack);
+  iree_vm_context_release(self->context);
+#if IREERV_FULL_HAL
+  iree_hal_device_release(self->device);
+#endif
+  iree_hal_allocator_release(self->device_allocator);
+  iree_hal_executable_loader_release(self->loader);
+  iree_vm_instance_release(self->instance);
 }
 
 static iree_hal_element_type_t element_type(int dtype) {
@@ -173,6 +223,12 @@ static iree_hal_element_type_t element_type(int dtype) {
     case IREERV_INT32: return IREE_HAL_ELEMENT_TYPE_SINT_32;
     case IREERV_INT64: return IREE_HAL_ELEMENT_TYPE_SINT_64;
     case IREERV_UINT8: return IREE_HAL_ELEMENT_TYPE_UINT_8;
+    case IREERV_FLOAT16: return IREE_HAL_ELEMENT_TYPE_FLOAT_16;
+    case IREERV_BFLOAT16: return IREE_HAL_ELEMENT_TYPE_BFLOAT_16;
+    case IREERV_FLOAT64: return IREE_HAL_ELEMENT_TYPE_FLOAT_64;
+    case IREERV_UINT16: return IREE_HAL_ELEMENT_TYPE_UINT_16;
+    case IREERV_UINT32: return IREE_HAL_ELEMENT_TYPE_UINT_32;
+    case IREERV_UINT64: return IREE_HAL_ELEMENT_TYPE_UINT_64;
     default: return IREE_HAL_ELEMENT_TYPE_BOOL_8;
   }
 }
@@ -206,11 +262,17 @@ static iree_status_t make_inputs(ireerv_instance_t *self) {
   return iree_ok_status();
 }
 
-// The caller's data copied into an input's buffer.
-static iree_status_t fill_input(iree_vm_ref_t ref, const void *data, size_t bytes) {
+// The caller's data copied into an input's buffer through a host mapping.
+static iree_status_t fill_input(ireerv_instance_t *self, iree_vm_ref_t ref, const void *data,
+                                size_t bytes) {
   iree_hal_buffer_view_t *view = NULL;
   IREE_RETURN_IF_ERROR(iree_hal_buffer_view_check_deref(ref, &view));
-  return iree_hal_buffer_map_write(iree_hal_buffer_view_buffer(view), 0, data, bytes);
+  iree_hal_buffer_mapping_t mapping;
+  IREE_RETURN_IF_ERROR(iree_hal_buffer_map_range(
+      iree_hal_buffer_view_buffer(view), IREE_HAL_MAPPING_MODE_SCOPED,
+      IREE_HAL_MEMORY_ACCESS_DISCARD_WRITE, 0, bytes, &mapping));
+  self->copy_in(mapping.contents.data, data, bytes);
+  return iree_hal_buffer_unmap_range(&mapping);
 }
 
 // A result copied out to the caller's buffer, checked against the model's size.
@@ -228,8 +290,10 @@ static iree_status_t call(ireerv_instance_t *self, const void *const inputs[],
                           void *const outputs[]) {
   const ireerv_model_t *model = self->model;
   iree_status_t status = iree_ok_status();
+  // Results an earlier call kept (ireerv_open_in) go back before this one.
+  for (uint32_t i = 0; i < model->output_count; ++i) iree_vm_ref_release(&self->results[i]);
   for (uint32_t i = 0; i < model->input_count && iree_status_is_ok(status); ++i) {
-    status = fill_input(self->inputs[i], inputs[i], model->inputs[i].bytes);
+    status = fill_input(self, self->inputs[i], inputs[i], model->inputs[i].bytes);
     if (iree_status_is_ok(status)) iree_vm_ref_retain(&self->inputs[i], &self->arguments[i]);
   }
   if (iree_status_is_ok(status)) {
@@ -246,11 +310,12 @@ static iree_status_t call(ireerv_instance_t *self, const void *const inputs[],
       status = iree_status_from_code(IREE_STATUS_FAILED_PRECONDITION);
     }
   }
+  for (uint32_t i = 0; i < model->input_count; ++i) iree_vm_ref_release(&self->arguments[i]);
+  if (!outputs) return status;  // kept for the caller (ireerv_result)
   for (uint32_t i = 0; i < model->output_count && iree_status_is_ok(status); ++i) {
     status = read_output(&model->outputs[i], self->results[i], outputs[i]);
   }
   // Every buffer of the call goes back to the arena before the next one.
-  for (uint32_t i = 0; i < model->input_count; ++i) iree_vm_ref_release(&self->arguments[i]);
   for (uint32_t i = 0; i < model->output_count; ++i) iree_vm_ref_release(&self->results[i]);
   return status;
 }
@@ -258,14 +323,14 @@ static iree_status_t call(ireerv_instance_t *self, const void *const inputs[],
 int ireerv_run(ireerv_instance_t *instance, const void *const inputs[],
                void *const outputs[]) {
   if (!instance || (!inputs && instance->model->input_count) ||
-      (!outputs && instance->model->output_count)) {
+      (!outputs && instance->model->output_count && !instance->keep)) {
     return IREERV_ERROR_NULL;
   }
   if (!valid(instance->model)) return IREERV_ERROR_MODEL;
   for (uint32_t i = 0; i < instance->model->input_count; ++i) {
     if (!inputs[i]) return IREERV_ERROR_NULL;
   }
-  for (uint32_t i = 0; i < instance->model->output_count; ++i) {
+  for (uint32_t i = 0; outputs && i < instance->model->output_count; ++i) {
     if (!outputs[i]) return IREERV_ERROR_NULL;
   }
   instance->arena.exhausted = 0;

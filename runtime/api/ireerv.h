@@ -35,6 +35,12 @@ enum {
   IREERV_INT64 = 5,
   IREERV_UINT8 = 6,
   IREERV_BOOL8 = 7,
+  IREERV_FLOAT16 = 8,
+  IREERV_BFLOAT16 = 9,
+  IREERV_FLOAT64 = 10,
+  IREERV_UINT16 = 11,
+  IREERV_UINT32 = 12,
+  IREERV_UINT64 = 13,
 };
 
 // One input or output: dense, row-major, in the model's own layout and type.

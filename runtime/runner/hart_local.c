@@ -61,13 +61,13 @@ static const struct {
 
 static const iree_hal_executable_library_v0_t* find_library(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal) {
-  if (!executable->dispatch_attrs && runner_model.library_count != 1) {
+  if (!executable->dispatch_attrs && runner_model.model->library_count != 1) {
     return NULL;  // the executable's library cannot be told apart
   }
-  for (iree_host_size_t l = 0; l < runner_model.library_count; ++l) {
+  for (iree_host_size_t l = 0; l < runner_model.model->library_count; ++l) {
     const iree_hal_executable_library_header_t** header =
-        runner_model.libraries[l](IREE_HAL_EXECUTABLE_LIBRARY_VERSION_LATEST,
-                                  &executable->environment);
+        runner_model.model->libraries[l](
+            IREE_HAL_EXECUTABLE_LIBRARY_VERSION_LATEST, &executable->environment);
     const iree_hal_executable_library_v0_t* library =
         (const iree_hal_executable_library_v0_t*)header;
     if (library && library->exports.attrs == executable->dispatch_attrs &&
@@ -83,7 +83,7 @@ static const iree_hal_executable_library_v0_t* find_library(
 // ordinal (hart_local.py export_order): no names to compare (their strings
 // would sit in core 0's scratchpad, and comparing them cost every dispatch).
 static int find_entry(iree_host_size_t ordinal) {
-  return runner_model.library_count == 1 &&
+  return runner_model.model->library_count == 1 &&
                  ordinal < RUNNER_HART_LOCAL_ENTRY_COUNT
              ? (int)ordinal
              : -1;

@@ -1,15 +1,19 @@
-// Generic runner: calls one function of a vm-c module with statically linked
-// kernels, through IREE's inline HAL or on a local-sync device (the full
-// HAL), and prints results and cycle counts.  The model comes from the
-// generated `runner_model` (runner.h); cycle counts from the board's
-// `bsp_cycles()` (bsp_cycles.h) and memory marks (bsp_memory.h).
+// Generic runner: an application over the library's API (runtime/api,
+// docs/firmware.md) that opens one model and calls it, and prints results and
+// cycle counts.  The model comes from the generated `runner_model` (runner.h);
+// cycle counts from the board's `bsp_cycles()` (bsp_cycles.h) and memory marks
+// (bsp_memory.h).  Beyond a firmware's use of the API (ireerv_internal.h): the
+// instance's memory is the runner's heap, inputs are copied in by the runner's
+// copy where the board keeps them in shared RAM, and the results are read as
+// IREE's buffer views after the last call.
 //
 // Output lines, in this order (all integers in decimal unless noted):
-//   CYCLES startup <n>        from entering main: VM instance, device, HAL and
-//                             model modules, context, function lookup
-//   CYCLES inputs <n>         input buffer views created from runner_model
+//   CYCLES startup <n>        from entering main: ireerv_open (VM instance, HAL
+//                             and model modules, context, function lookup,
+//                             input buffer views)
 //   CYCLES warmup <n>         the warm-up call (below), where the build allows
-//   CYCLES call <i> <n>       one invocation, i = 0 .. repeat-1
+//   CYCLES call <i> <n>       one ireerv_run (inputs copied in, the call),
+//                             i = 0 .. repeat-1
 //   WORKGROUPS <x>x<y>x<z> ...  workgroup counts of the last call's dispatches,
 //                             in order (only with RUNNER_HARTS > 1, parallel.c)
 //   HART_CYCLES <c0> <c1> ... cycles each hart spent on its shares of them
@@ -30,9 +34,8 @@
 // print by name, so release images link no printf machinery at all.
 // site_scons/ireerv/run/runner_output.py reads these lines.
 //
-// Compile-time settings: RUNNER_ARENA_BLOCK_SIZE (bytes, default 4096),
-// RUNNER_HARTS (harts sharing each dispatch, default 1), RUNNER_INLINE_HAL
-// (1: the program was compiled for the inline HAL, default 0).
+// Compile-time settings: RUNNER_HARTS (harts sharing each dispatch, default
+// 1); the API's IREERV_FULL_HAL (1: the program was compiled for the full HAL).
 
 #include <stdio.h>
 #include <string.h>
@@ -42,18 +45,8 @@
 #include "bsp_decimal.h"
 #include "bsp_memory.h"
 #include "host_allocator.h"
-#include "iree/hal/local/loaders/static_library_loader.h"
-#include "iree/modules/hal/types.h"
-#ifndef RUNNER_INLINE_HAL
-#define RUNNER_INLINE_HAL 0
-#endif
-#if RUNNER_INLINE_HAL
-#include "iree/modules/hal/inline/module.h"
-#include "iree/modules/hal/loader/module.h"
-#else
-#include "iree/hal/drivers/local_sync/sync_device.h"
-#include "iree/modules/hal/module.h"
-#endif
+#include "iree/hal/local/local_executable.h"
+#include "ireerv_internal.h"
 #include "parallel.h"
 #include "runner.h"
 #include "staging.h"
@@ -209,263 +202,46 @@ static iree_status_t print_output(iree_host_size_t index,
 // Running the model
 //===----------------------------------------------------------------------===//
 
-#if !defined(RUNNER_ARENA_BLOCK_SIZE)
-// Block size of the device's transient arena (IREE's default is 32 KiB): small
-// blocks keep the heap small on boards with little RAM.
-#define RUNNER_ARENA_BLOCK_SIZE (4 * 1024)
-#endif
-
-// What the program's HAL modules are made of: the kernels' loader and the heap
-// allocator of every buffer, and with the full HAL a local-sync device.
-typedef struct runner_hal_t {
-  iree_hal_executable_loader_t* loader;
-  iree_hal_allocator_t* allocator;
-#if !RUNNER_INLINE_HAL
-  iree_hal_device_t* device;
-#endif
-} runner_hal_t;
-
-static iree_status_t create_hal(iree_allocator_t host_allocator,
-                                runner_hal_t* out_hal) {
-  IREE_RETURN_IF_ERROR(iree_hal_static_library_loader_create(
-      runner_model.library_count, runner_model.libraries,
-      iree_hal_executable_import_provider_null(), host_allocator,
-      &out_hal->loader));
-  const iree_string_view_t identifier = iree_make_cstring_view("local-sync");
-  IREE_RETURN_IF_ERROR(iree_hal_allocator_create_heap(
-      identifier, host_allocator, host_allocator, &out_hal->allocator));
-#if !RUNNER_INLINE_HAL
-  iree_hal_sync_device_params_t params;
-  iree_hal_sync_device_params_initialize(&params);
-  params.arena_block_size = RUNNER_ARENA_BLOCK_SIZE;
-  IREE_RETURN_IF_ERROR(iree_hal_sync_device_create(
-      identifier, &params, 1, &out_hal->loader, out_hal->allocator,
-      host_allocator, &out_hal->device));
-#endif
-  return iree_ok_status();
-}
-
-static void release_hal(runner_hal_t* hal) {
-#if !RUNNER_INLINE_HAL
-  iree_hal_device_release(hal->device);
-#endif
-  iree_hal_allocator_release(hal->allocator);
-  iree_hal_executable_loader_release(hal->loader);
-}
-
-// The modules the program imports from, in `modules`: with the inline HAL
-// (hal_inline and hal_loader) the program calls its kernels itself, with the
-// full one (hal) it records them into command buffers of the device.
-#if RUNNER_INLINE_HAL
-#define RUNNER_HAL_MODULES 2
-static iree_status_t create_hal_modules(iree_vm_instance_t* instance,
-                                        runner_hal_t* hal,
-                                        iree_allocator_t host_allocator,
-                                        iree_vm_module_t** modules) {
-  IREE_RETURN_IF_ERROR(iree_hal_inline_module_create(
-      instance, IREE_HAL_INLINE_MODULE_FLAG_NONE,
-      iree_hal_module_debug_sink_null(), hal->allocator, host_allocator,
-      &modules[0]));
-  return iree_hal_loader_module_create(instance,
-                                       IREE_HAL_LOADER_MODULE_FLAG_NONE, 1,
-                                       &hal->loader, host_allocator,
-                                       &modules[1]);
-}
-#else
-#define RUNNER_HAL_MODULES 1
-static iree_status_t create_hal_modules(iree_vm_instance_t* instance,
-                                        runner_hal_t* hal,
-                                        iree_allocator_t host_allocator,
-                                        iree_vm_module_t** modules) {
-  return iree_hal_module_create(
-      instance, iree_hal_module_device_policy_default(), 1, &hal->device,
-      IREE_HAL_MODULE_FLAG_NONE, iree_hal_module_debug_sink_null(),
-      host_allocator, &modules[0]);
-}
-#endif
-
-// The VM is driven directly (no iree/runtime instance or session): those pull
-// in the HAL driver registry and, through it, flag parsing with static
-// constructors that section garbage collection cannot drop.  The function is
-// called as the control program calls the HAL module: arguments and results
-// laid out as its calling convention says (buffer views only, so references),
-// on a VM stack in static storage.  iree_vm_invoke would convert variant lists
-// to and from that layout and parse the convention on every call (and link
-// 4 KiB of list and invocation code).
-typedef struct runner_state_t {
-  iree_allocator_t host_allocator;
-  iree_vm_instance_t* instance;
-  runner_hal_t hal;
-  iree_vm_context_t* context;
-  iree_vm_function_t function;
-  iree_host_size_t result_count;
-  iree_vm_ref_t* inputs;     // runner_model.input_count buffer views
-  iree_vm_ref_t* arguments;  // a call's own references to them
-  iree_vm_ref_t* results;    // result_count: the last call's
-  iree_vm_stack_t* stack;    // every call's: empty between calls
-} runner_state_t;
-
-// Storage of the VM stack: initialised by iree_vm_stack_initialize as far as
-// used (clearing all of it would cost 8 KiB of stores).
-static iree_alignas(iree_max_align_t) uint8_t
-    stack_storage[IREE_VM_STACK_DEFAULT_SIZE];
-
-// The number of values of a calling-convention fragment that holds only
-// references ("rr"); anything else is not a function of buffer views.
-static iree_status_t count_references(iree_string_view_t fragment,
-                                      iree_host_size_t* out_count) {
-  for (iree_host_size_t i = 0; i < fragment.size; ++i) {
-    if (fragment.data[i] != 'r') {
-      return iree_make_status(IREE_STATUS_UNIMPLEMENTED,
-                              "the runner passes and takes buffer views only");
-    }
-  }
-  *out_count = fragment.size;
-  return iree_ok_status();
-}
-
-static iree_status_t start(runner_state_t* state) {
-  IREE_RETURN_IF_ERROR(iree_vm_instance_create(IREE_VM_TYPE_CAPACITY_DEFAULT,
-                                               state->host_allocator,
-                                               &state->instance));
-  IREE_RETURN_IF_ERROR(iree_hal_module_register_all_types(state->instance));
-  IREE_RETURN_IF_ERROR(create_hal(state->host_allocator, &state->hal));
-
-  // The HAL modules first: the model module imports from them.
-  iree_vm_module_t* modules[RUNNER_HAL_MODULES + 1] = {NULL};
-  iree_status_t status = create_hal_modules(state->instance, &state->hal,
-                                            state->host_allocator, modules);
-  if (iree_status_is_ok(status)) {
-    status = runner_model.module_create(state->instance, state->host_allocator,
-                                        &modules[RUNNER_HAL_MODULES]);
-  }
-  if (iree_status_is_ok(status)) {
-    status = iree_vm_context_create_with_modules(
-        state->instance, IREE_VM_CONTEXT_FLAG_NONE, IREE_ARRAYSIZE(modules),
-        modules, state->host_allocator, &state->context);
-  }
-  for (iree_host_size_t i = 0; i < IREE_ARRAYSIZE(modules); ++i) {
-    iree_vm_module_release(modules[i]);  // the context holds references
-  }
-  IREE_RETURN_IF_ERROR(status);
-
-  IREE_RETURN_IF_ERROR(iree_vm_context_resolve_function(
-      state->context, iree_make_cstring_view(runner_model.function_name),
-      &state->function));
-  iree_vm_function_signature_t signature =
-      iree_vm_function_signature(&state->function);
-  iree_string_view_t arguments, results;
-  IREE_RETURN_IF_ERROR(iree_vm_function_call_get_cconv_fragments(
-      &signature, &arguments, &results));
-  iree_host_size_t argument_count = 0;
-  IREE_RETURN_IF_ERROR(count_references(arguments, &argument_count));
-  IREE_RETURN_IF_ERROR(count_references(results, &state->result_count));
-  if (argument_count != runner_model.input_count) {
-    return iree_make_status(IREE_STATUS_INVALID_ARGUMENT,
-                            "the function takes another number of inputs");
-  }
-  const iree_host_size_t refs = 2 * argument_count + state->result_count;
-  IREE_RETURN_IF_ERROR(iree_allocator_malloc(
-      state->host_allocator, refs * sizeof(iree_vm_ref_t),
-      (void**)&state->inputs));
-  state->arguments = state->inputs + argument_count;
-  state->results = state->arguments + argument_count;
-  // One stack for every call (empty between calls): the module states it
-  // looked up stay known to it.
-  return iree_vm_stack_initialize(
-      iree_make_byte_span(stack_storage, sizeof(stack_storage)),
-      IREE_VM_INVOCATION_FLAG_NONE,
-      iree_vm_context_state_resolver(state->context), state->host_allocator,
-      &state->stack);
-}
+// The instance, in static storage as a firmware would place it; its memory
+// comes from the runner's heap (ireerv_open_in), whose marks print below.
+static ireerv_instance_t instance;
 
 #if BSP_STAGED_CONSTANTS
 // With staged constants the inputs lie in shared RAM beside them (the linker
 // script's .constants), not in the scratchpad, where they would take room the
-// staging area needs: copied in under the scratchpad rule.
-#define COPY_INPUT runner_copy_from_shared
+// staging area needs: each call copies them in under the scratchpad rule.
+static void* copy_input(void* to, const void* from, size_t bytes) {
+  runner_copy_from_shared(to, from, bytes);
+  return to;
+}
+#define COPY_INPUT copy_input
 #else
-#define COPY_INPUT memcpy
+#define COPY_INPUT NULL  // memcpy
 #endif
 
-// An input's buffer, mapped and filled by the host: no transfer command buffer
-// (iree_hal_buffer_view_allocate_buffer_copy would link one, 1.3 KiB).
-static iree_status_t make_input(runner_state_t* state,
-                                const runner_tensor_t* input,
-                                iree_hal_buffer_view_t** out_view) {
-  const iree_hal_buffer_params_t params = {
-      .type = IREE_HAL_MEMORY_TYPE_DEVICE_LOCAL |
-              IREE_HAL_MEMORY_TYPE_HOST_VISIBLE,
-      .access = IREE_HAL_MEMORY_ACCESS_ALL,
-      .usage = IREE_HAL_BUFFER_USAGE_DEFAULT | IREE_HAL_BUFFER_USAGE_MAPPING,
-  };
-  iree_hal_buffer_t* buffer = NULL;
-  IREE_RETURN_IF_ERROR(iree_hal_allocator_allocate_buffer(
-      state->hal.allocator, params, input->byte_length,
-      &buffer));
-  iree_hal_buffer_mapping_t mapping;
-  iree_status_t status = iree_hal_buffer_map_range(
-      buffer, IREE_HAL_MAPPING_MODE_SCOPED,
-      IREE_HAL_MEMORY_ACCESS_DISCARD_WRITE, 0, IREE_HAL_WHOLE_BUFFER, &mapping);
-  if (iree_status_is_ok(status)) {
-    COPY_INPUT(mapping.contents.data, input->data, input->byte_length);
-    status = iree_hal_buffer_unmap_range(&mapping);
+// An ireerv error code as a status: the runtime's own when it failed.
+static iree_status_t status_of(int error) {
+  if (!error) return iree_ok_status();
+  if (instance.failure) {
+    iree_status_t status = instance.failure;
+    instance.failure = iree_ok_status();
+    return status;
   }
-  if (iree_status_is_ok(status)) {
-    status = iree_hal_buffer_view_create(
-        buffer, input->rank, input->shape, input->element_type,
-        IREE_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR, state->host_allocator,
-        out_view);
-  }
-  iree_hal_buffer_release(buffer);
-  return status;
+  return iree_make_status(IREE_STATUS_FAILED_PRECONDITION, "%s",
+                          ireerv_error(error));
 }
 
-static iree_status_t push_inputs(runner_state_t* state) {
-  for (iree_host_size_t i = 0; i < runner_model.input_count; ++i) {
-    iree_hal_buffer_view_t* view = NULL;
-    IREE_RETURN_IF_ERROR(make_input(state, &runner_model.inputs[i], &view));
-    state->inputs[i] = iree_hal_buffer_view_move_ref(view);
+static iree_status_t invoke(void) {
+  return status_of(ireerv_run(&instance, runner_model.inputs, NULL));
+}
+
+static iree_status_t print_outputs(void) {
+  for (int i = 0; i < (int)runner_model.model->output_count; ++i) {
+    iree_hal_buffer_view_t* view = ireerv_result(&instance, i);
+    if (!view) return iree_make_status(IREE_STATUS_NOT_FOUND, "no result %d", i);
+    IREE_RETURN_IF_ERROR(print_output((iree_host_size_t)i, view));
   }
   return iree_ok_status();
-}
-
-static iree_status_t print_outputs(runner_state_t* state) {
-  for (iree_host_size_t i = 0; i < state->result_count; ++i) {
-    iree_hal_buffer_view_t* view = NULL;
-    IREE_RETURN_IF_ERROR(
-        iree_hal_buffer_view_check_deref(state->results[i], &view));
-    IREE_RETURN_IF_ERROR(print_output(i, view));
-  }
-  return iree_ok_status();
-}
-
-
-static iree_status_t invoke(runner_state_t* state) {
-  const iree_host_size_t argument_count = runner_model.input_count;
-  for (iree_host_size_t i = 0; i < argument_count; ++i) {
-    iree_vm_ref_retain(&state->inputs[i], &state->arguments[i]);
-  }
-  for (iree_host_size_t i = 0; i < state->result_count; ++i) {
-    iree_vm_ref_release(&state->results[i]);  // the call writes fresh ones
-  }
-  const iree_vm_function_call_t call = {
-      .function = state->function,
-      .arguments = iree_make_byte_span(state->arguments,
-                                       argument_count * sizeof(iree_vm_ref_t)),
-      .results = iree_make_byte_span(
-          state->results, state->result_count * sizeof(iree_vm_ref_t)),
-  };
-  iree_vm_module_t* module = state->function.module;
-  iree_status_t status = module->begin_call(module->self, state->stack, call);
-  if (iree_status_is_deferred(status)) {  // the program never waits
-    status = iree_make_status(IREE_STATUS_FAILED_PRECONDITION,
-                              "the program waited on a synchronous device");
-  }
-  for (iree_host_size_t i = 0; i < argument_count; ++i) {
-    iree_vm_ref_release(&state->arguments[i]);
-  }
-  return status;
 }
 
 // Set by the build (image/warm_up.py): 1 when the program's path does not
@@ -497,29 +273,27 @@ static iree_status_t skip_dispatch(
 #endif
 }
 
-static iree_status_t warm_up(runner_state_t* state) {
+static iree_status_t warm_up(void) {
   iree_hal_local_executable_dispatch_fn_t hook =
       iree_hal_local_executable_dispatch_hook;
   iree_hal_local_executable_dispatch_hook = skip_dispatch;
-  iree_status_t status = invoke(state);
+  iree_status_t status = invoke();
   iree_hal_local_executable_dispatch_hook = hook;
   return status;
 }
 #endif
 
-static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
+static iree_status_t run(uint64_t t_begin) {
   IREE_RETURN_IF_ERROR(runner_harts_start());
-  IREE_RETURN_IF_ERROR(start(state));
+  // The VM, the HAL modules, the model's module and its input buffers.
+  IREE_RETURN_IF_ERROR(status_of(ireerv_open_in(&instance, runner_model.model,
+                                                runner_host_allocator(),
+                                                COPY_INPUT)));
   uint64_t t_end = bsp_cycles();
   out_cycles("startup", -1, t_end - t_begin);
-
-  t_begin = bsp_cycles();
-  IREE_RETURN_IF_ERROR(push_inputs(state));
-  t_end = bsp_cycles();
-  out_cycles("inputs", -1, t_end - t_begin);
 #if RUNNER_WARM_UP
   t_begin = bsp_cycles();
-  IREE_RETURN_IF_ERROR(warm_up(state));
+  IREE_RETURN_IF_ERROR(warm_up());
   t_end = bsp_cycles();
   out_cycles("warmup", -1, t_end - t_begin);
 #endif
@@ -528,26 +302,12 @@ static iree_status_t run(runner_state_t* state, uint64_t t_begin) {
   for (uint32_t i = 0; i < repeat; ++i) {
     runner_harts_next_call();
     t_begin = bsp_cycles();
-    IREE_RETURN_IF_ERROR(invoke(state));
+    IREE_RETURN_IF_ERROR(invoke());
     t_end = bsp_cycles();
     out_cycles("call", (int64_t)i, t_end - t_begin);
   }
   runner_harts_print_counts();
-  return print_outputs(state);
-}
-
-static void stop(runner_state_t* state) {
-  if (state->inputs) {
-    const iree_host_size_t refs = 2 * runner_model.input_count;
-    for (iree_host_size_t i = 0; i < refs + state->result_count; ++i) {
-      iree_vm_ref_release(&state->inputs[i]);
-    }
-    iree_allocator_free(state->host_allocator, state->inputs);
-  }
-  if (state->stack) iree_vm_stack_deinitialize(state->stack);
-  iree_vm_context_release(state->context);
-  release_hal(&state->hal);
-  iree_vm_instance_release(state->instance);
+  return print_outputs();
 }
 
 // MEMORY lines: high-water marks of the heap and of each hart's stack, and the
@@ -581,11 +341,8 @@ static void print_memory(void) {
 
 int main(void) {
   const uint64_t t_begin = bsp_cycles();
-  runner_state_t state;
-  memset(&state, 0, sizeof(state));
-  state.host_allocator = runner_host_allocator();
-  iree_status_t status = run(&state, t_begin);
-  stop(&state);
+  iree_status_t status = run(t_begin);
+  ireerv_close(&instance);
   print_memory();
 
   if (iree_status_is_ok(status)) {

@@ -1,47 +1,28 @@
 // The interface between the generic runner (runner.c) and one model.
 //
 // A model is described by a generated C file, model_data.c
-// (site_scons/ireerv/image/runner_data.py), that defines `runner_model`: the
-// vm-c module's create function, the static kernel libraries, the function
-// to call and its inputs.  The runner itself never changes from one model to
-// the next.
+// (site_scons/ireerv/image/runner_data.py): the model's description as the
+// library's archives carry it (`<m>_model`, runtime/api/ireerv_model.h, from
+// the same generator), and `runner_model`: that description, the data of
+// each input and how often to call it.  The runner opens and calls the model
+// through the library's API (runtime/api), and never changes from one model
+// to the next.
 
 #ifndef RUNNER_RUNNER_H_
 #define RUNNER_RUNNER_H_
 
 #include <stdint.h>
 
-#include "iree/hal/api.h"
-#include "iree/hal/local/executable_library.h"
-#include "iree/vm/api.h"
+#include "ireerv_model.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-// One input tensor: dense, row-major, data as laid out in memory.
-typedef struct runner_tensor_t {
-  iree_hal_element_type_t element_type;
-  iree_host_size_t rank;
-  const iree_hal_dim_t* shape;
-  const void* data;
-  iree_host_size_t byte_length;
-} runner_tensor_t;
-
-// The create function iree-compile emits for a vm-c module (`<name>_create`).
-typedef iree_status_t (*runner_module_create_fn_t)(
-    iree_vm_instance_t* instance, iree_allocator_t allocator,
-    iree_vm_module_t** out_module);
-
 typedef struct runner_model_t {
-  // Fully qualified function name: "<module>.<function>".
-  const char* function_name;
-  runner_module_create_fn_t module_create;
-  // Query functions of the statically linked kernel libraries.
-  const iree_hal_executable_library_query_fn_t* libraries;
-  iree_host_size_t library_count;
-  const runner_tensor_t* inputs;
-  iree_host_size_t input_count;
+  const ireerv_model_t* model;
+  // Input i's data: ireerv_input(model, i)->bytes bytes, word-aligned.
+  const void* const* inputs;
   // How many times the function is called; outputs of the last call print.
   uint32_t repeat;
 } runner_model_t;

@@ -22,6 +22,7 @@ from ireerv.image import tuning as image_tuning
 from ireerv.image.key import DEFAULT_SHAPES, ImageKey
 from ireerv.image.model_build import ModelBuild
 from ireerv.inputs.fetch import FetchError
+from ireerv.library import model_source
 from ireerv.paths import PROJECT_ROOT
 from ireerv.runtime import inline_hal, iree_build
 from ireerv.size import lto_map
@@ -39,6 +40,9 @@ HART_PLAN_SOURCE = iree_build.RUNNER_DIR / "hart_plan.c"
 HOST_ALLOCATOR_SOURCE = iree_build.RUNNER_DIR / "host_allocator.c"
 STAGING_SOURCE = iree_build.RUNNER_DIR / "staging.c"
 WEIGHT_CACHE_SOURCE = iree_build.RUNNER_DIR / "weight_cache.c"
+# The library's API (runtime/api), through which the runner opens and calls the model.
+API_DIR = iree_build.RUNTIME_DIR / "api"
+API_SOURCES = (("ireerv", str(API_DIR / "ireerv.c")), ("arena", str(API_DIR / "arena.c")))
 
 
 @dataclass
@@ -144,14 +148,20 @@ def compile_action(target, source, env):
 
 
 def _model_data(target, source, env):
+    """model_data.c: the model's description from the library's generator, with the
+    runner's inputs."""
     build: ModelBuild = env["_BUILD"]
     kernel_h = Path(str(source[0])).read_text()
     try:
+        arrays = build.device_inputs()
         text = runner_data.model_source(
-            env["MODULE_NAME"], build.model.function, build.device_inputs(),
+            env["MODULE_NAME"], build.model.function, arrays,
             library_queries=runner_data.library_queries(kernel_h), repeat=int(env["REPEAT"]),
-        )
-    except (runner_data.RunnerDataError, ModelError) as err:
+            name=model_source.c_name(build.model.name),
+            tensors=model_source.inputs(build.model, build.size, arrays),
+            outputs=model_source.outputs(build.model, Path(str(source[1])).read_text(),
+                                         dynamic=True))
+    except (runner_data.RunnerDataError, model_source.LibraryError, ModelError) as err:
         build_error(err)
     Path(str(target[0])).write_text(text)
 
@@ -274,14 +284,15 @@ def _iree_objects(benv, build: ModelBuild, idir: str, runtime_libs, harts: int,
         short_action(write_value))
     data_c = renv.Command(
         f"{idir}/model_data.c",
-        [kernel_h, renv.Value(f"{module} {model.function} {benv['REPEAT']} "
-                              f"{build.inputs_digest}"), *module_files(runner_data)],
+        [kernel_h, mlir, renv.Value(f"{module} {model.function} {benv['REPEAT']} "
+                                    f"{build.inputs_digest}"),
+         *module_files(runner_data, model_source)],
         short_action(_model_data), _BUILD=build, MODULE_NAME=module)
-    renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR)], CPPDEFINES=[
+    renv.Append(CPPPATH=[idir, str(iree_build.RUNNER_DIR), str(API_DIR)], CPPDEFINES=[
         ("RUNNER_HARTS", harts), *([("RUNNER_HARTS_AUTO", 1)] if benv.get("HARTS_AUTO") else []),
-        *([("RUNNER_INLINE_HAL", 1)] if inline else [])])
+        *([] if inline else [("IREERV_FULL_HAL", 1)])])
     sources = [("model_module", module_c), ("model_data", data_c),
-               ("runner", str(RUNNER_SOURCE)), ("parallel", str(PARALLEL_SOURCE)),
+               ("runner", str(RUNNER_SOURCE)), *API_SOURCES, ("parallel", str(PARALLEL_SOURCE)),
                ("host_allocator", str(HOST_ALLOCATOR_SOURCE))]
     if benv["BOARD_SPEC"].placement.constants:  # BSP_STAGED_CONSTANTS: weights staged
         sources += [("staging", str(STAGING_SOURCE)),

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # NumPy is imported where data is made: a no-op build needs none
     import numpy as np
 
+    from ireerv.library.model_source import Tensor
+
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # iree-compile's kernel header declares `<name>_library_query(` for each library.
 _LIBRARY_QUERY = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*_library_query)\s*\(")
@@ -76,92 +78,83 @@ def model_source(
     *,
     library_queries: Sequence[str],
     repeat: int = 2,
+    outputs: Sequence[Tensor] = (),
+    tensors: Sequence[Tensor] | None = None,
+    name: str = "model",
 ) -> str:
-    """C source defining `runner_model` for calling `<module_name>.<function_name>(*inputs)`.
+    """C source for calling `<module_name>.<function_name>(*inputs)`: the model's
+    description as the library's archives carry it (`<name>_model`, from the library's
+    generator), each input's data and the repeat count as `runner_model`.
 
     `module_name` is the vm-c module's name ("module" unless the MLIR module is
-    named); `library_queries` names the static kernel libraries' query functions.
+    named); `library_queries` names the static kernel libraries' query functions;
+    `outputs` the results (library.model_source.outputs); `tensors` the inputs' names
+    and quantisation (library.model_source.inputs), else input0, input1, ...
     """
+    from ireerv.library import model_source as description
+
     _check_identifier(module_name, "module name")
+    _check_identifier(name, "model name")
     if not function_name:
         raise RunnerDataError("function name is empty")
-    for name in library_queries:
-        _check_identifier(name, "library query function")
+    for query in library_queries:
+        _check_identifier(query, "library query function")
     if repeat < 1:
         raise RunnerDataError(f"repeat count must be at least 1, not {repeat}")
-
-    lines = [
-        "// Generated: the model description for the generic runner.", '#include "runner.h"', "",
-        f"extern iree_status_t {module_name}_create(iree_vm_instance_t* instance,",
-        "    iree_allocator_t allocator, iree_vm_module_t** out_module);",
-    ]
-    for name in library_queries:
-        lines += [
-            f"extern const iree_hal_executable_library_header_t** {name}(",
-            "    iree_hal_executable_library_version_t max_version,",
-            "    const iree_hal_executable_environment_v0_t* environment);",
-        ]
-    if library_queries:  # none for a model without dispatches
-        lines += ["", "static const iree_hal_executable_library_query_fn_t libraries[] = {",
-                  *(f"    {name}," for name in library_queries), "};"]
-    lines += [""]
-
-    descriptors = []
+    datas, decls = [], []
     for index, array in enumerate(inputs):
-        decls, descriptor = _tensor(index, array)
-        lines += decls
-        descriptors.append(descriptor)
-    if descriptors:
-        lines += ["static const runner_tensor_t inputs[] = {"]
-        lines += [f"    {d}," for d in descriptors]
-        lines += ["};", ""]
-
-    lines += [
-        "const runner_model_t runner_model = {",
-        f"    .function_name = {_c_string(f'{module_name}.{function_name}')},",
-        f"    .module_create = {module_name}_create,",
-        f"    .libraries = {'libraries' if library_queries else 'NULL'},",
-        f"    .library_count = {len(library_queries)},",
-        f"    .inputs = {'inputs' if descriptors else 'NULL'},",
-        f"    .input_count = {len(descriptors)},",
-        f"    .repeat = {repeat},",
-        "};",
-    ]
+        more, data = _input_data(index, array)
+        decls += more
+        datas.append(data)
+    if tensors is None:
+        tensors = [_tensor_of(index, array) for index, array in enumerate(inputs)]
+    try:
+        text = description.descriptor_source(name, module_name, function_name,
+                                             list(library_queries), list(tensors),
+                                             list(outputs))
+    except description.LibraryError as err:
+        raise RunnerDataError(str(err)) from None
+    lines = [text.replace('#include "ireerv_model.h"', '#include "runner.h"', 1), *decls,
+             "static const void* const input_data[] = {",
+             *(f"    {d}," for d in datas), *(["    NULL,"] if not datas else []), "};", "",
+             "const runner_model_t runner_model = {",
+             f"    &{name}_model, input_data, {repeat},", "};"]
     return "\n".join(lines) + "\n"
 
 
-def _tensor(index: int, array: np.ndarray) -> tuple[list[str], str]:
-    """Declarations of one input's shape and data, and its descriptor initialiser."""
+def _tensor_of(index: int, array: np.ndarray) -> Tensor:
+    from ireerv.library import model_source as description
+
+    if not isinstance(array, np.ndarray):
+        raise RunnerDataError(f"input {index} is a {type(array).__name__}, not a numpy array")
+    dtype = description.dtype_of(array)
+    if dtype is None:
+        raise RunnerDataError(f"input {index}: dtype {array.dtype} has no ireerv dtype")
+    return description.Tensor(f"input{index}", dtype, tuple(array.shape))
+
+
+def _input_data(index: int, array: np.ndarray) -> tuple[list[str], str]:
+    """Declarations of one input's data (its exact bits), and its name or NULL."""
     import numpy as np
 
     if not isinstance(array, np.ndarray):
         raise RunnerDataError(f"input {index} is a {type(array).__name__}, not a numpy array")
-    etype = element_type(array.dtype)
     size = array.dtype.itemsize
     # The target is little-endian; the data keeps each element's exact bits.
     little = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
     words = little.reshape(-1).view(f"<u{size}")
-    decls = []
-    shape = "NULL"
-    if array.ndim:
-        dims = ", ".join(str(d) for d in array.shape)
-        decls.append(f"static const iree_hal_dim_t input{index}_shape[] = {{{dims}}};")
-        shape = f"input{index}_shape"
-    data = "NULL"
-    if words.size:
-        digits = size * 2
-        suffix = "ull" if size == 8 else "u"
-        values = [f"0x{int(w):0{digits}x}{suffix}" for w in words]
-        # Word-aligned: with staged constants the runner copies it in word by word.
-        align = " __attribute__((aligned(4)))" if size < 4 else ""
-        decls.append(f"static const uint{size * 8}_t input{index}_data[]{align} = {{")
-        for start in range(0, len(values), _VALUES_PER_LINE):
-            decls.append("    " + ", ".join(values[start : start + _VALUES_PER_LINE]) + ",")
-        decls.append("};")
-        data = f"input{index}_data"
-    decls.append("")
-    descriptor = f"{{{etype}, {array.ndim}, {shape}, {data}, {words.size * size}}}"
-    return decls, descriptor
+    if not words.size:  # a pointer all the same: the API refuses NULL inputs
+        return [f"static const uint32_t input{index}_data[1];  // no elements", ""], \
+            f"input{index}_data"
+    digits = size * 2
+    suffix = "ull" if size == 8 else "u"
+    values = [f"0x{int(w):0{digits}x}{suffix}" for w in words]
+    # Word-aligned: with staged constants the runner copies it in word by word.
+    align = " __attribute__((aligned(4)))" if size < 4 else ""
+    decls = [f"static const uint{size * 8}_t input{index}_data[]{align} = {{"]
+    for start in range(0, len(values), _VALUES_PER_LINE):
+        decls.append("    " + ", ".join(values[start : start + _VALUES_PER_LINE]) + ",")
+    return [*decls, "};", ""], f"input{index}_data"
 
 
 def _check_identifier(name: str, what: str) -> None:
@@ -172,16 +165,3 @@ def _check_identifier(name: str, what: str) -> None:
 def _check_header_name(name: str) -> None:
     if not name or any(c in name for c in '"\n\\'):
         raise RunnerDataError(f"header name {name!r} cannot be included")
-
-
-def _c_string(text: str) -> str:
-    out = []
-    for byte in text.encode():
-        char = chr(byte)
-        if char in '"\\':
-            out.append("\\" + char)
-        elif 0x20 <= byte < 0x7F:
-            out.append(char)
-        else:
-            out.append(f"\\{byte:03o}")
-    return '"' + "".join(out) + '"'

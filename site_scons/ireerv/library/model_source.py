@@ -6,18 +6,26 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ireerv.formats.base import Model
 from ireerv.formats.given_data import tensor_names
 from ireerv.formats.schema import DEMOTED
 
-# ireerv.h's dtype constants, by the model's element type names.
+if TYPE_CHECKING:  # NumPy is imported where arrays are read: a no-op build needs none
+    import numpy as np
+
+# ireerv.h's dtype constants, by the model's element type names (the last ones for the
+# runner's inputs of any type, runtime/runner/runner.h).
 DTYPES = {"f32": "IREERV_FLOAT32", "i8": "IREERV_INT8", "i16": "IREERV_INT16",
-          "i32": "IREERV_INT32", "i64": "IREERV_INT64"}
-_ITEMSIZE = {"f32": 4, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
-_MLIR_TENSOR = re.compile(r"tensor<((?:\d+x)*)(f32|f64|i8|i16|i32|i64)>")
+          "i32": "IREERV_INT32", "i64": "IREERV_INT64", "u8": "IREERV_UINT8",
+          "b8": "IREERV_BOOL8", "f16": "IREERV_FLOAT16", "bf16": "IREERV_BFLOAT16",
+          "f64": "IREERV_FLOAT64", "u16": "IREERV_UINT16", "u32": "IREERV_UINT32",
+          "u64": "IREERV_UINT64"}
+_ITEMSIZE = {"f32": 4, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u8": 1, "b8": 1, "f16": 2,
+             "bf16": 2, "f64": 8, "u16": 2, "u32": 4, "u64": 8}
+_MLIR_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)(f32|f64|i8|i16|i32|i64)>")
+DYNAMIC = -1  # a dimension only the call knows (the runner's SHAPES=dynamic images)
 MAX_RANK = 8  # ireerv_tensor_t.dims
 
 
@@ -35,7 +43,8 @@ class Tensor:
 
     @property
     def bytes(self) -> int:
-        return math.prod(self.shape) * _ITEMSIZE[self.dtype]
+        """0 for a tensor of dynamic shape."""
+        return 0 if DYNAMIC in self.shape else math.prod(self.shape) * _ITEMSIZE[self.dtype]
 
 
 def c_name(model_name: str) -> str:
@@ -49,14 +58,27 @@ def _quantisation(info) -> tuple[float, int]:
     return (float(scale[0]), int(zero[0])) if len(scale) == 1 and len(zero) == 1 else (0.0, 0)
 
 
-def inputs(model: Model, size: int | None) -> list[Tensor]:
+def dtype_of(array: np.ndarray) -> str | None:
+    """The key of DTYPES for an array's element type (None: none)."""
+    import numpy as np
+
+    dtype = np.dtype(array.dtype)
+    if dtype == np.bool_:
+        return "b8"
+    kind = {"f": "bf" if dtype.name == "bfloat16" else "f", "i": "i", "u": "u"}.get(dtype.kind)
+    name = f"{kind}{dtype.itemsize * 8}" if kind else None
+    return name if name in DTYPES else None
+
+
+def inputs(model: Model, size: int | None, arrays: list | None = None) -> list[Tensor]:
+    """The model's inputs as the compiled program takes them (`arrays`: those already
+    made)."""
     names = tensor_names(model, "inputs", len(model.inputs))
     origin = list(getattr(model.origin, "inputs", None) or ())
     found = []
-    for index, (name, array) in enumerate(zip(names, model.device_inputs(size), strict=True)):
-        dtype = {np.dtype(np.float32): "f32", np.dtype(np.int8): "i8",
-                 np.dtype(np.int16): "i16", np.dtype(np.int32): "i32",
-                 np.dtype(np.int64): "i64"}.get(array.dtype)
+    arrays = model.device_inputs(size) if arrays is None else arrays
+    for index, (name, array) in enumerate(zip(names, arrays, strict=True)):
+        dtype = dtype_of(array)
         if dtype is None:
             raise LibraryError(f"input {name}: {array.dtype} has no ireerv dtype")
         quant = _quantisation(origin[index]) if len(origin) == len(names) else (0.0, 0)
@@ -64,9 +86,10 @@ def inputs(model: Model, size: int | None) -> list[Tensor]:
     return found
 
 
-def outputs(model: Model, mlir_text: str) -> list[Tensor]:
+def outputs(model: Model, mlir_text: str, dynamic: bool = False) -> list[Tensor]:
     """The outputs, from the framework's file where it names them, else from the result
-    types of the MLIR function iree-compile compiles."""
+    types of the MLIR function iree-compile compiles (`dynamic`: dimensions it leaves to
+    the call are DYNAMIC, for the runner, which reads results as they come)."""
     origin = list(getattr(model.origin, "outputs", None) or ())
     if origin and all(all(isinstance(d, int) and d >= 0 for d in t.shape) for t in origin) \
             and all(DEMOTED.get(t.dtype, t.dtype) in DTYPES for t in origin):
@@ -77,21 +100,35 @@ def outputs(model: Model, mlir_text: str) -> list[Tensor]:
     if not match:
         raise LibraryError(f"model {model.name}: function @{model.function} not found")
     types = _MLIR_TENSOR.findall(match.group(2))
-    if not types:
+    if not types or (not dynamic and any("?" in dims for dims, _ in types)):
         raise LibraryError(f"model {model.name}: the results of @{model.function} are not "
                            "tensors of static shape")
     names = tensor_names(model, "outputs", len(types))
     return [Tensor(name, DEMOTED.get(dtype, dtype),
-                   tuple(int(d) for d in dims.split("x") if d))
+                   tuple(DYNAMIC if d == "?" else int(d) for d in dims.split("x") if d))
             for name, (dims, dtype) in zip(names, types, strict=True)]
+
+
+def c_string(text: str) -> str:
+    """`text` as a C string literal (UTF-8, octal escapes outside printable ASCII)."""
+    out = []
+    for byte in text.encode():
+        char = chr(byte)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif 0x20 <= byte < 0x7F:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
 
 
 def _tensor_c(tensor: Tensor) -> str:
     if len(tensor.shape) > MAX_RANK:
         raise LibraryError(f"{tensor.name}: rank {len(tensor.shape)}, at most {MAX_RANK}")
     dims = ", ".join(map(str, tensor.shape)) or "0"
-    name = tensor.name.replace("\\", "\\\\").replace('"', '\\"')
-    return (f'    {{"{name}", {DTYPES[tensor.dtype]}, {len(tensor.shape)}, {{{dims}}}, '
+    return (f"    {{{c_string(tensor.name)}, {DTYPES[tensor.dtype]}, {len(tensor.shape)}, "
+            f"{{{dims}}}, "
             f"{tensor.bytes}u, {tensor.scale!r}f, {tensor.zero_point}}},")
 
 
@@ -110,10 +147,11 @@ def descriptor_source(name: str, module: str, function: str, queries: list[str],
               *(f"    {q}," for q in queries), *(["    NULL,"] if not queries else []), "};",
               "static const ireerv_tensor_t inputs[] = {", *map(_tensor_c, ins),
               *(["    {0},"] if not ins else []), "};",
-              "static const ireerv_tensor_t outputs[] = {", *map(_tensor_c, outs), "};", "",
+              "static const ireerv_tensor_t outputs[] = {", *map(_tensor_c, outs),
+              *(["    {0},"] if not outs else []), "};", "",
               f"const ireerv_model_t {name}_model = {{",
               "    IREERV_MODEL_MAGIC, IREERV_MODEL_VERSION,",
-              f'    "{name}", "{module}.{function}", {module}_create,',
+              f"    {c_string(name)}, {c_string(f'{module}.{function}')}, {module}_create,",
               f"    libraries, {len(queries)}u, inputs, {len(ins)}u, outputs, {len(outs)}u,",
               "};"]
     return "\n".join(lines) + "\n"
