@@ -17,6 +17,7 @@ from golden_files import GOLDEN, check_golden
 from ireerv import boards
 from ireerv import formats as models
 from ireerv.image import runner_data
+from ireerv.library import model_source
 from ireerv.size.components import report_for
 from ireerv.size.svg import render_svg
 from ireerv.size.text import format_text
@@ -54,8 +55,12 @@ def test_config_header(board: str) -> None:
 
 def test_model_data() -> None:
     model = models.load_model("matmul")
+    arrays = model.generate_inputs(4)
     text = runner_data.model_source(
-        "module", model.function, model.generate_inputs(4),
+        "module", model.function, arrays,
         library_queries=runner_data.library_queries((GOLDEN / "model_kernel.h").read_text()),
-        repeat=2)
+        repeat=2, name=model_source.c_name(model.name),
+        tensors=model_source.inputs(model, 4, arrays),
+        # The model's own MLIR, as SHAPES=dynamic compiles it: the result's shape is the call's.
+        outputs=model_source.outputs(model, model.mlir.read_text(), dynamic=True))
     check_golden("matmul-4-model_data.c", text)

@@ -20,6 +20,7 @@ from ireerv import boards, paths
 from ireerv.image import runner_data
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
+from ireerv.library import model_source
 from ireerv.run import runner_output
 from ireerv.runtime import iree_build
 from ireerv.runtime.iree_build import IreeBuildError, RuntimeBuild
@@ -291,8 +292,9 @@ def test_matmul_image_runs_on_qemu(profile: str, runtimes: Callable[[str], Runti
     a, b = (rng.standard_normal((4, 4)).astype(np.float32) for _ in range(2))
     queries = runner_data.library_queries((tmp_path / "kernel.h").read_text())
     sources = {
-        "model_data.c": runner_data.model_source("module", "matmul_f32f32f32", [a, b],
-                                                 library_queries=queries),
+        "model_data.c": runner_data.model_source(
+            "module", "matmul_f32f32f32", [a, b], library_queries=queries,
+            outputs=[model_source.Tensor("c", "f32", (4, 4))]),
         "module.c": runner_data.module_impl_source("module.h"),
         "glue.c": QEMU_GLUE,
         "bsp_cycles.h": "#include <stdint.h>\nuint64_t bsp_cycles(void);\n",
@@ -306,12 +308,15 @@ def test_matmul_image_runs_on_qemu(profile: str, runtimes: Callable[[str], Runti
     gcc = toolchain.tool("gcc")
     cflags = [*BOARD_CFLAGS, *toolchain.libc_flags(), "-Os", "-ffunction-sections",
               "-fdata-sections", *("-D" + d for d in runtime.defines),
+              "-DIREERV_FULL_HAL=1",  # the program is compiled for the full HAL
               *(f"-isystem{d}" for d in runtime.include_dirs),
-              f"-I{iree_build.RUNNER_DIR}", f"-I{tmp_path}",
+              f"-I{iree_build.RUNNER_DIR}", f"-I{iree_build.RUNTIME_DIR / 'api'}",
+              f"-I{tmp_path}",
               f"-I{paths.PROJECT_ROOT / 'bsp' / 'include'}"]
     objects = []
-    runner = [iree_build.RUNNER_DIR / name
-              for name in ("runner.c", "parallel.c", "host_allocator.c")]
+    runner = [*(iree_build.RUNNER_DIR / name
+                for name in ("runner.c", "parallel.c", "host_allocator.c")),
+              *(iree_build.RUNTIME_DIR / "api" / name for name in ("ireerv.c", "arena.c"))]
     for source in [*runner, *(tmp_path / n for n in sources)]:
         if source.suffix == ".c":
             obj = tmp_path / (source.stem + ".o")

@@ -28,14 +28,18 @@ const iree_hal_executable_environment_v0_t* environment);
 """
 
 
-def test_element_types() -> None:
-    assert runner_data.element_type(np.float32) == "IREE_HAL_ELEMENT_TYPE_FLOAT_32"
-    assert runner_data.element_type(np.float16) == "IREE_HAL_ELEMENT_TYPE_FLOAT_16"
-    assert runner_data.element_type(np.int8) == "IREE_HAL_ELEMENT_TYPE_SINT_8"
-    assert runner_data.element_type(np.uint64) == "IREE_HAL_ELEMENT_TYPE_UINT_64"
-    assert runner_data.element_type(np.bool_) == "IREE_HAL_ELEMENT_TYPE_BOOL_8"
+def test_input_dtypes() -> None:
+    def dtype(array: np.ndarray) -> str:
+        text = runner_data.model_source("module", "f", [array], library_queries=["q"])
+        return text.split('{"input0", ')[1].split(",")[0]
+
+    assert dtype(np.zeros(1, np.float32)) == "IREERV_FLOAT32"
+    assert dtype(np.zeros(1, np.float16)) == "IREERV_FLOAT16"
+    assert dtype(np.zeros(1, np.int8)) == "IREERV_INT8"
+    assert dtype(np.zeros(1, np.uint64)) == "IREERV_UINT64"
+    assert dtype(np.zeros(1, np.bool_)) == "IREERV_BOOL8"
     with pytest.raises(RunnerDataError, match="complex64"):
-        runner_data.element_type(np.complex64)
+        dtype(np.zeros(1, np.complex64))
 
 
 def test_library_queries_come_from_the_kernel_header() -> None:
@@ -58,11 +62,13 @@ def test_model_source_holds_exact_bits_and_shapes() -> None:
     # Narrower elements word-aligned: staged-constant images copy inputs in by words.
     assert ("static const uint16_t input2_data[] __attribute__((aligned(4))) = {\n    0x7e00u,"
             in text)
-    assert "{IREE_HAL_ELEMENT_TYPE_FLOAT_16, 0, NULL, input2_data, 2}" in text
-    assert "{IREE_HAL_ELEMENT_TYPE_SINT_32, 2, input3_shape, NULL, 0}" in text
-    assert "static const iree_hal_dim_t input3_shape[] = {0, 3};" in text
-    assert '.function_name = "module.f",' in text
-    assert ".module_create = module_create," in text and ".repeat = 3," in text
+    # The library's description of each input (runtime/api/ireerv_model.h).
+    assert '{"input2", IREERV_FLOAT16, 0, {0}, 2u, 0.0f, 0},' in text
+    assert '{"input3", IREERV_INT32, 2, {0, 3}, 0u, 0.0f, 0},' in text
+    assert "static const uint32_t input3_data[1];" in text  # not NULL: the API refuses it
+    assert '"model", "module.f", module_create,' in text
+    assert "input0_data,\n    input1_data,\n    input2_data,\n    input3_data,\n};" in text
+    assert "&model_model, input_data, 3," in text
 
 
 @pytest.mark.parametrize(
@@ -86,8 +92,8 @@ def test_model_source_refuses_bad_input(kwargs: dict, message: str) -> None:
 
 def test_function_name_is_escaped() -> None:
     text = runner_data.model_source("module", 'we"ird\\name', [], library_queries=["q"])
-    assert '.function_name = "module.we\\"ird\\\\name",' in text
-    assert ".inputs = NULL," in text and ".input_count = 0," in text
+    assert '"module.we\\"ird\\\\name"' in text
+    assert "inputs, 0u, outputs, 0u," in text
 
 
 def test_module_impl_source() -> None:
@@ -162,7 +168,7 @@ def test_model_source_compiles_to_exact_bytes(fetcher: Fetcher, toolchain: Toolc
     subprocess.run([toolchain.tool("gcc"), *BOARD_CFLAGS, *toolchain.libc_flags(), "-Os",
                     "-fdata-sections", "-Wall", "-Werror", *("-D" + d for d in defines),
                     f"-isystem{iree_src / 'runtime' / 'src'}", f"-I{iree_build.RUNNER_DIR}",
-                    "-c", source, "-o", obj], check=True)
+                    f"-I{iree_build.RUNTIME_DIR / 'api'}", "-c", source, "-o", obj], check=True)
     for index, array in enumerate(inputs):
         raw = tmp_path / f"input{index}.bin"
         # Arrays of up to 8 bytes go to the small-data section.

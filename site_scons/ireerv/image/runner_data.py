@@ -2,9 +2,11 @@
 it prints).
 
 The runner (runtime/runner/runner.c) is the same for every model; the generated
-file defines `runner_model` (see runtime/runner/runner.h): the vm-c module's
-create function, the kernel libraries' query functions, the function to call
-and its input tensors as exact bit patterns.
+file holds the model's description as the library's archives carry it (`<m>_model`,
+written by library/model_source.py: the vm-c module's create function, the kernel
+libraries' query functions, the function to call, its inputs and outputs), and defines
+`runner_model` (see runtime/runner/runner.h): that description, the inputs' data as exact
+bit patterns and the repeat count.
 """
 
 from __future__ import annotations
@@ -26,25 +28,6 @@ _VALUES_PER_LINE = 8
 
 class RunnerDataError(ValueError):
     """A model description the runner cannot take."""
-
-
-def element_type(dtype: np.dtype) -> str:
-    """The IREE_HAL_ELEMENT_TYPE_* constant for a NumPy dtype."""
-    import numpy as np
-
-    dtype = np.dtype(dtype)
-    bits = dtype.itemsize * 8
-    if dtype == np.bool_:
-        return "IREE_HAL_ELEMENT_TYPE_BOOL_8"
-    if dtype.name == "bfloat16":  # ml_dtypes
-        return "IREE_HAL_ELEMENT_TYPE_BFLOAT_16"
-    if dtype.kind == "f" and bits in (16, 32, 64):
-        return f"IREE_HAL_ELEMENT_TYPE_FLOAT_{bits}"
-    if dtype.kind == "i" and bits in (8, 16, 32, 64):
-        return f"IREE_HAL_ELEMENT_TYPE_SINT_{bits}"
-    if dtype.kind == "u" and bits in (8, 16, 32, 64):
-        return f"IREE_HAL_ELEMENT_TYPE_UINT_{bits}"
-    raise RunnerDataError(f"dtype {dtype} has no IREE element type the runner supports")
 
 
 # The kernel header written for a model without dispatches (iree-compile writes none).
@@ -125,8 +108,6 @@ def model_source(
 def _tensor_of(index: int, array: np.ndarray) -> Tensor:
     from ireerv.library import model_source as description
 
-    if not isinstance(array, np.ndarray):
-        raise RunnerDataError(f"input {index} is a {type(array).__name__}, not a numpy array")
     dtype = description.dtype_of(array)
     if dtype is None:
         raise RunnerDataError(f"input {index}: dtype {array.dtype} has no ireerv dtype")
