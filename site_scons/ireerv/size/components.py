@@ -2,8 +2,8 @@
 
 Object names come from the image build: the kernel and the control program
 are the files iree-compile's outputs compile to, the BSP lives under
-build/<board>/bsp/, and the runner (with its parallel dispatcher) and model
-data are the application; hal_module.o and sync_device.o are IREE's HAL
+build/<board>/bsp/, and the runner (with its parallel dispatcher, and the
+library's API it calls the model through) and model data are the application; hal_module.o and sync_device.o are IREE's HAL
 module and device, and hal_inline_module.o and hal_loader_module.o its inline
 HAL's two modules, built per image.
 """
@@ -32,7 +32,7 @@ def rules() -> list[ComponentRule]:
             control=CONTROL_OBJECT,
             bsp=("*/bsp/*",),
             app=("*/runner.o", "*/parallel.o", "*/host_allocator.o", "*/staging.o",
-                 "*/weight_cache.o",
+                 "*/weight_cache.o", "*/ireerv.o", "*/arena.o",
                  "*/model_data.o", "*/plain.o"),
         ),
         # IREE's HAL module compiled per image with the program's imports alone
