@@ -293,7 +293,7 @@ static iree_status_t call(ireerv_instance_t *self, const void *const inputs[],
   // Results an earlier call kept (ireerv_open_in) go back before this one.
   for (uint32_t i = 0; i < model->output_count; ++i) iree_vm_ref_release(&self->results[i]);
   for (uint32_t i = 0; i < model->input_count && iree_status_is_ok(status); ++i) {
-    status = fill_input(self, self->inputs[i], inputs[i], model->inputs[i].bytes);
+    if (inputs) status = fill_input(self, self->inputs[i], inputs[i], model->inputs[i].bytes);
     if (iree_status_is_ok(status)) iree_vm_ref_retain(&self->inputs[i], &self->arguments[i]);
   }
   if (iree_status_is_ok(status)) {
@@ -322,12 +322,12 @@ static iree_status_t call(ireerv_instance_t *self, const void *const inputs[],
 
 int ireerv_run(ireerv_instance_t *instance, const void *const inputs[],
                void *const outputs[]) {
-  if (!instance || (!inputs && instance->model->input_count) ||
+  if (!instance || (!inputs && instance->model->input_count && !instance->keep) ||
       (!outputs && instance->model->output_count && !instance->keep)) {
     return IREERV_ERROR_NULL;
   }
   if (!valid(instance->model)) return IREERV_ERROR_MODEL;
-  for (uint32_t i = 0; i < instance->model->input_count; ++i) {
+  for (uint32_t i = 0; inputs && i < instance->model->input_count; ++i) {
     if (!inputs[i]) return IREERV_ERROR_NULL;
   }
   for (uint32_t i = 0; outputs && i < instance->model->output_count; ++i) {

@@ -56,7 +56,10 @@ struct ireerv_instance {
 // cleared) with every allocation from `host` and each input copied in by
 // `copy_in` (NULL: memcpy).  0 or an ireerv error code; the runtime's status
 // of a failure is in self->failure.  ireerv_run(self, inputs, NULL) then keeps
-// the call's results: ireerv_result(self, i) until the next call.
+// the call's results: ireerv_result(self, i) until the next call; and
+// ireerv_run(self, NULL, ...) calls the model on the inputs an earlier call
+// copied in, as they are (the runner's inputs never change: its later calls
+// copy nothing, and cost what the model's call costs).
 int ireerv_open_in(ireerv_instance_t *self, const ireerv_model_t *model,
                    iree_allocator_t host, ireerv_copy_fn_t copy_in);
 
