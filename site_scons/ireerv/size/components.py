@@ -3,9 +3,10 @@
 Object names come from the image build: the kernel and the control program
 are the files iree-compile's outputs compile to, the BSP lives under
 build/<board>/bsp/, and the runner (with its parallel dispatcher, and the
-library's API it calls the model through) and model data are the application; hal_module.o and sync_device.o are IREE's HAL
-module and device, and hal_inline_module.o and hal_loader_module.o its inline
-HAL's two modules, built per image.
+library's API it calls the model through) and model data are the application;
+hal_module.o and sync_device.o are IREE's HAL module and device, and
+hal_inline_module.o and hal_loader_module.o its inline HAL's two modules, built
+per image.
 """
 
 from __future__ import annotations
