@@ -87,7 +87,7 @@ def test_every_model_matches_reference_on_qemu(tree: Path, name: str) -> None:
 def test_ctrl_c_stops_a_run_and_leaves_no_record(tree: Path) -> None:
     scons(tree, "image", "MODEL=matmul", "BOARD=qemu-virt", "SIZE=128")
     status, out = scons_interrupted(tree, "run", "MODEL=matmul", "BOARD=qemu-virt",
-                                    "SIZE=128", after="CYCLES inputs")
+                                    "SIZE=128", after="CYCLES warmup")
     assert status != 0 and "Build interrupted" in out and "Traceback" not in out, out
     assert "PASS" not in out and "cycles: start-up" not in out
     assert not (tree / "build/qemu-virt/matmul-128/run.json").exists()
