@@ -24,7 +24,9 @@ DTYPES = {"f32": "IREERV_FLOAT32", "i8": "IREERV_INT8", "i16": "IREERV_INT16",
           "u64": "IREERV_UINT64"}
 _ITEMSIZE = {"f32": 4, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u8": 1, "b8": 1, "f16": 2,
              "bf16": 2, "f64": 8, "u16": 2, "u32": 4, "u64": 8}
-_MLIR_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)(f32|f64|i8|i16|i32|i64)>")
+_MLIR_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)(bf16|f16|f32|f64|i1|i8|i16|i32|i64|ui8|"
+                          r"ui16|ui32|ui64)>")
+_MLIR_DTYPE = {"i1": "b8", "ui8": "u8", "ui16": "u16", "ui32": "u32", "ui64": "u64"}
 DYNAMIC = -1  # a dimension only the call knows (the runner's SHAPES=dynamic images)
 MAX_RANK = 8  # ireerv_tensor_t.dims
 
@@ -104,7 +106,7 @@ def outputs(model: Model, mlir_text: str, dynamic: bool = False) -> list[Tensor]
         raise LibraryError(f"model {model.name}: the results of @{model.function} are not "
                            "tensors of static shape")
     names = tensor_names(model, "outputs", len(types))
-    return [Tensor(name, DEMOTED.get(dtype, dtype),
+    return [Tensor(name, DEMOTED.get(dtype, _MLIR_DTYPE.get(dtype, dtype)),
                    tuple(DYNAMIC if d == "?" else int(d) for d in dims.split("x") if d))
             for name, (dims, dtype) in zip(names, types, strict=True)]
 
