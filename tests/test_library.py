@@ -36,6 +36,20 @@ def test_the_header_names_the_model_and_its_sizes() -> None:
     assert model_source.c_name("1net") == "_1net"
 
 
+def test_outputs_from_the_mlir_the_library_static_the_runner_any() -> None:
+    from ireerv import formats
+
+    model = formats.load_model("matmul")  # its MLIR: tensor<?x?xf32> -> tensor<?x?xf32>
+    with pytest.raises(model_source.LibraryError, match="static shape"):
+        model_source.outputs(model, model.mlir.read_text())
+    (out,) = model_source.outputs(model, model.mlir.read_text(), dynamic=True)
+    assert (out.dtype, out.shape, out.bytes) == ("f32", (-1, -1), 0)
+    text = f"func.func @{model.function}(%a: tensor<4xi8>) -> (tensor<2x3xi1>, tensor<ui16>)"
+    flags, scalar = model_source.outputs(model, text)
+    assert (flags.dtype, flags.shape, flags.bytes) == ("b8", (2, 3), 6)
+    assert (scalar.dtype, scalar.shape, scalar.bytes) == ("u16", (), 2)
+
+
 def test_the_arena_has_a_margin() -> None:
     assert model_source.arena_bytes(40592) == 46720
     assert model_source.arena_bytes(0) % 64 == 0 and model_source.arena_bytes(0) >= 1024
