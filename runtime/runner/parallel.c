@@ -16,6 +16,12 @@
 // dispatch state and the bindings are shared read-only, and workgroups write
 // disjoint parts of the outputs, so results do not depend on HARTS.
 //
+// In a model archive of `scons library` (RUNNER_HARTS_LIBRARY, runtime/api/
+// model_harts.c) the firmware starts the harts: they come to ireerv_worker
+// (runtime/api/harts.c), whose loop is worker()'s around
+// runner_harts_share(), and ireerv_run installs the hook per call
+// (runner_harts_begin_call).
+//
 // Memory: this file's job record and every binding live where the board
 // puts all data; on the cluster that is core 0's scratchpad, so harts 1-3
 // reach it over the shared path, as they reach their stacks (`stacks`
