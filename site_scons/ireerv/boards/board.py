@@ -45,6 +45,9 @@ REQUIRED_DEVICES = ("console", "exit", "cycles", "wake")
 # aligns its hot ones itself, staging.c); iree-compile aligns the kernels'
 # blocks (the board's [iree] flags).
 CODE_LAYOUT_FLAGS = ("-falign-functions=4",)
+# A board's kernels (board.toml `kernel_sources`, called from iree-compile's code) run
+# for every MAC: optimised in every build, as iree-compile's own kernels are.
+KERNEL_OPT = "-O2"
 
 
 class BoardError(Exception):
@@ -170,6 +173,9 @@ class Board:
     harts_default: str = "1"
     # What sharing a dispatch among the harts costs ([sharing]; None: one hart).
     sharing: Sharing | None = None
+    # Kernels the board provides to iree-compile's code (board.toml `kernel_sources`):
+    # compiled at KERNEL_OPT in every build, the other BSP sources at the profile's.
+    kernel_sources: tuple[Path, ...] = ()
 
     @property
     def build_name(self) -> str:
@@ -215,7 +221,7 @@ class Board:
         return [*self.iree.flags(library), *staged, *inline]
 
     def bsp_sources(self) -> list[Path]:
-        """Start-up code, C library glue and the board's drivers."""
+        """Start-up code, C library glue and the board's drivers (not its kernels)."""
         common = sorted(p for p in COMMON_DIR.iterdir() if p.suffix in (".c", ".S"))
         return [*common, *self.sources]
 

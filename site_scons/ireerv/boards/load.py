@@ -93,7 +93,7 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> 
 
 def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     _check_keys(data, ("name", "description", "harts", "harts_default", "roles", "sources",
-                       "compile", "memory", "placement", "placements", "devices", "iree",
+                       "kernel_sources", "compile", "memory", "placement", "placements", "devices", "iree",
                        "simulator", "sharing"), "board.toml")
     roles = tuple(_opt(data, "roles", list, "board.toml", []))
     if not set(roles) <= set(ROLES):
@@ -141,6 +141,7 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
         simulator=simulator,
         directory=path.parent,
         sources=_sources(data, path.parent),
+        kernel_sources=_sources(data, path.parent, "kernel_sources"),
         placements=placements,
         harts_default=harts_default,
         sharing=sharing,
@@ -149,9 +150,9 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     return board
 
 
-def _sources(data: dict[str, Any], folder: Path) -> tuple[Path, ...]:
+def _sources(data: dict[str, Any], folder: Path, key: str = "sources") -> tuple[Path, ...]:
     sources = []
-    for item in _opt(data, "sources", list, "board.toml", []):
+    for item in _opt(data, key, list, "board.toml", []):
         src = folder / item
         if not isinstance(item, str) or not src.is_file():
             raise BoardError(f"source {item!r} not found in {folder}")
