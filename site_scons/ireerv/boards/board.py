@@ -22,6 +22,9 @@ COMMON_DIR = BSP_DIR / "common"
 INCLUDE_DIR = BSP_DIR / "include"
 # iree-compile's option for a transform library that sets lowering configurations.
 LIBRARY_FLAG = "--iree-codegen-transform-dialect-library"
+# And one that rewrites or annotates the model's ops before IREE's own passes.
+PREPROCESSING_FLAG = "--iree-preprocessing-transform-spec-filename"
+FILE_FLAGS = (LIBRARY_FLAG, PREPROCESSING_FLAG)  # the flags that name a project file
 CONFIG_HEADER = "bsp_config.h"
 # The board's copy from memory a core must not mix with its own (exclusive_data) into
 # the memory it may use, for the runner: in the board's folder where woken harts run from
@@ -126,6 +129,8 @@ class IreeTarget:
     # What images whose dispatches several harts share (HARTS > 1) change in it: matchers
     # merged in ahead of the library's (ireerv_image, tune/spec.py merge).
     harts_library: str | None = None
+    # Transform spec run before IREE's own passes (path relative to the project root).
+    preprocessing: str | None = None
 
     def flags(self, library: str | None = None) -> list[str]:
         """`library` (project-relative) stands in for the board's transform library."""
@@ -138,6 +143,7 @@ class IreeTarget:
             f"--iree-vm-target-index-bits={self.index_bits}",
             *self.extra,
             *([f"{LIBRARY_FLAG}={library}"] if library else []),
+            *([f"{PREPROCESSING_FLAG}={self.preprocessing}"] if self.preprocessing else []),
         ]
 
 
