@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ireerv.boards import Board
-from ireerv.harts import dispatch_counts, hart_local, hart_slices
+from ireerv.harts import dispatch_counts, hart_local
 from ireerv.image import iree_compile
 from ireerv.inputs.fetch import FetchError
 from ireerv.runtime import inline_hal
@@ -36,6 +36,8 @@ def hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
 
 
 def _write_hart_local_check(target, source, env):
+    from ireerv.harts import hart_slices  # only when the check runs: its patterns are many
+
     try:
         objects = [Path(str(s)) for s in source[2:]]
         count = env["SOFTFLOAT_COUNT"]

@@ -38,8 +38,17 @@ def _write_when_changed(target, source, env):
 
 
 def compile_commands(env):
-    """The database of everything declared so far: call it after the targets."""
-    scons_db = env.CompilationDatabase(f"{BUILD}/.compile_commands.scons.json")
+    """The database of everything declared so far: call it after the targets.
+
+    SCons's own database builder writes on every build (AlwaysBuild), which costs a no-op
+    build the substitution of every command line; ours is written when an object it lists
+    is rebuilt or the list changes, which is when a command line that matters changes."""
+    entries = getattr(compilation_db, "__COMPILATION_DB_ENTRIES")
+    objects = sorted({str(target) for target, *_ in entries})
+    scons_db = env.Command(f"{BUILD}/.compile_commands.scons.json", objects,
+                           SCons.Action.Action(_write_when_changed, None if not env["VERBOSE"]
+                                               else "$COMPILATIONDB_COMSTR"))
+    env.Depends(scons_db, env.Value("\n".join(objects)))
     env.Precious(scons_db)  # kept until rewritten, so an unchanged one is not touched
     runtime_dbs = list(services.of(env).runtime_dbs.values())
     return env.Command(DATABASE, [scons_db, *runtime_dbs], short_action(_merge, "IDE"))
@@ -47,11 +56,7 @@ def compile_commands(env):
 
 def generate(env) -> None:
     env.Tool("ireerv_setup")
-    env.Tool("compilation_db")
-    # SCons's tool writes its database on every build: write it only when it changes, so a
-    # no-op build leaves build/ as it was, and quietly.
-    env["BUILDERS"]["CompilationDatabase"].action = SCons.Action.Action(
-        _write_when_changed, None if not env["VERBOSE"] else "$COMPILATIONDB_COMSTR")
+    env.Tool("compilation_db")  # its emitters record what each object is compiled with
     env.AddMethod(compile_commands, "CompileCommands")
 
 

@@ -27,9 +27,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ireerv.harts.dispatch_names import dispatch_macs
-from ireerv.harts.hart_slices import EntrySlices
+
+if TYPE_CHECKING:  # the slices' module compiles many patterns: not for every build
+    from ireerv.harts.hart_slices import EntrySlices
 
 # RISC-V relocation types (psABI).
 _JUMPS = {16, 17, 18, 19, 44, 45}  # BRANCH, JAL, CALL, CALL_PLT, RVC_BRANCH, RVC_JUMP
