@@ -13,8 +13,13 @@
 // padded to 8x8 tiles, soft-float in a C loop).
 // The marks only survive on named matmuls: the board's flag
 // --iree-opt-generalize-matmul=false keeps them named until the mark is read.
+// int8 convolutions of one row of taps (pointwise layers: a 1x1 convolution, or
+// the 1x2 one of stride 2 over channel pairs the TFLite translator makes of it,
+// tosa_layout.py channel_pairs) become matmuls here (img2col: for these a copy
+// of the input, which IREE fuses into the pack), and are marked once their unit
+// dimension is folded away (data tiling takes one row dimension, not 1 x rows).
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @match_i8_contraction(%op: !transform.any_op {transform.readonly})
+  transform.named_sequence @match_i8_matmul(%op: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     // Named matmuls only: a convolution's body is a contraction's too, and a
     // convolution marked for data tiling fails the compile (with no message).
@@ -35,22 +40,80 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
+  // The matmul img2col leaves of a pointwise layer, its unit batch folded away:
+  // (rows, output channels, k).
+  transform.named_sequence @match_i8_matmul_generic(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c3 = transform.param.constant 3 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %rank, %c3 : !transform.param<i64>
+      transform.match.structured.dim %s[0, 1] {parallel} : !transform.any_op
+      transform.match.structured.dim %s[2] {reduction} : !transform.any_op
+      transform.match.structured.body %s {contraction = ["arith.muli", "arith.addi"]}
+          : !transform.any_op
+      %in = transform.match.structured.input %s[0] : (!transform.any_op) -> !transform.any_value
+      %bits = transform.match.structured.elemental_bitwidth %in
+          : (!transform.any_value) -> !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %bits, %c8 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // int8 convolutions of one row of at most two taps: (n, oh, ow, f, kh, kw, c).
+  transform.named_sequence @match_i8_pointwise(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %in = transform.match.structured.input %s[0] : (!transform.any_op) -> !transform.any_value
+      %bits = transform.match.structured.elemental_bitwidth %in
+          : (!transform.any_value) -> !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %bits, %c8 : !transform.param<i64>
+      %kh = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %c1 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %kh, %c1 : !transform.param<i64>
+      %kw = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi le %kw, %c2 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
   transform.named_sequence @match_function(%op: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     transform.match.operation_name %op ["util.func", "func.func"] : !transform.any_op
     transform.yield %op : !transform.any_op
   }
 
-  transform.named_sequence @mark(%op: !transform.any_op {transform.readonly}) {
-    transform.annotate %op "iree.opt.data_tiling" : !transform.any_op
-    transform.yield
-  }
-
-  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.consumed}) {
-    transform.foreach_match in %module
-        @match_i8_contraction -> @mark,
-        @match_function -> @mark
-      : (!transform.any_op) -> !transform.any_op
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %convs = transform.collect_matching @match_i8_pointwise in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %convs : !transform.any_op {
+    ^bb0(%conv: !transform.any_op):
+      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    %funcs = transform.collect_matching @match_function in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes
+    } : !transform.any_op
+    %named = transform.collect_matching @match_i8_matmul in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.annotate %named "iree.opt.data_tiling" : !transform.any_op
+    %generic = transform.collect_matching @match_i8_matmul_generic in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.annotate %generic "iree.opt.data_tiling" : !transform.any_op
+    transform.annotate %funcs "iree.opt.data_tiling" : !transform.any_op
     transform.yield
   }
 }
