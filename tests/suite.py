@@ -22,10 +22,12 @@ from ireerv.inputs import envvars
 
 # The modules that take longest (minutes with the upstreams present), slowest first;
 # every other module follows in the order pytest collects it.
-SLOWEST = ("test_tflite", "test_figures", "test_tune_cluster", "test_images",
-           "test_placements", "test_hostile_inputs", "test_testbench_programs",
-           "test_bsp_qemu", "test_onnx", "test_reproducible_models", "test_bad_models",
-           "test_tune_qemu", "test_onnx_conformance", "test_iree_build", "test_interrupted_build")
+SLOWEST = ("test_app", "test_figures", "test_tflite", "test_tune_cluster", "test_images",
+           "test_testbench_programs", "test_onnx_int8", "test_placements", "test_bad_models",
+           "test_reproducible_models", "test_iree_build", "test_onnx", "test_onnx_conformance",
+           "test_tune_qemu", "test_interrupted_build", "test_build_cache", "test_bsp_qemu",
+           "test_scons", "test_ide", "test_hostile_inputs", "test_pulp_board", "test_library",
+           "test_given_data", "test_softfloat")
 _SESSION_CACHE = "IREERV_TEST_BUILD_CACHE"  # the folder this session made, to remove
 
 

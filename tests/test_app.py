@@ -4,17 +4,24 @@ of the runner; kws and ad in one image give their runner images' outputs, bit fo
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import needs_qemu, require_input
 from scons_helpers import scons
+from shared_runs import SharedRuns
 
+from ireerv import formats
+from ireerv.image.model_build import ModelBuild
+from ireerv.inputs.fetch import Fetcher
 from ireerv.library import app
 
 NEEDS_INPUTS = ("iree",)  # for the `tree` fixture (conftest.py)
 TWO_MODELS = Path(__file__).parent / "data" / "two_models_app"
+TWO_MODELS_ONCE = Path(__file__).parent / "data" / "two_models_once"  # one call of each
+WORKERS = Path(__file__).parent / "data" / "workers_app"
 
 
 def test_app_toml_lists_the_models(tmp_path: Path) -> None:
@@ -80,8 +87,48 @@ def test_kws_and_ad_in_one_application(tree: Path, tmp_path: Path, fetcher) -> N
 def test_kws_and_ad_in_one_application_on_the_cluster(tree: Path, tmp_path: Path,
                                                       fetcher) -> None:
     """On cluster4 (hart 0 alone; all data in shared RAM, where ad's weights fit without
-    the runner's staging): the same outputs as the runner images give."""
+    the runner's staging): the same outputs as the runner images give.  One call of each
+    model: every call on the simulator takes the better part of a minute."""
     require_input(fetcher, "mlperf-tiny")
-    out = scons(tree, "run", f"APP={TWO_MODELS}", "BOARD=cluster4", "PLACEMENT=shared").stdout
+    out = scons(tree, "run", f"APP={TWO_MODELS_ONCE}", "BOARD=cluster4",
+                "PLACEMENT=shared").stdout
     assert "PASS: the application's main returned 0" in out, out[-3000:]
     _same_as_the_runners(tree, tmp_path, out)
+
+
+def _input_header(sample: np.ndarray) -> str:
+    values = ", ".join(str(int(v)) for v in sample.reshape(-1))
+    return f"static const int8_t kws_input[KWS_INPUT0_BYTES] = {{{values}}};\n"
+
+
+def _output0(out: str) -> list[int]:
+    found = re.search(r"^OUTPUT 0(?: \S+ \S+)?:((?: -?\d+)+)$", out, re.M)
+    assert found, out[-2000:]
+    return [int(v) for v in found.group(1).split()]
+
+
+def _later_call(out: str) -> int:
+    return int(re.findall(r"^CYCLES call \d+ (\d+)$", out, re.M)[-1])
+
+
+@pytest.mark.upstream
+@pytest.mark.cluster
+def test_workers_share_kws_as_harts_auto_does(shared_runs: SharedRuns, fetcher: Fetcher,
+                                              tmp_path: Path) -> None:
+    """On cluster4, with harts 1..3 in ireerv_worker, kws through the API gives the
+    runner's outputs with HARTS=auto (the board's default) bit for bit, and its later call
+    takes the runner's cycles within 1 %.  Both images come from the session's one copy
+    of the project, so the application reuses the runner's compiled model."""
+    for needed in ("mlperf-tiny", "cluster-tb", "cv32e40p", "verilator"):
+        require_input(fetcher, needed)
+    runner = shared_runs.run("MODEL=kws", "BOARD=cluster4")
+    sample = ModelBuild.of(formats.load_model("kws", fetcher.path), None).device_inputs()[0]
+    folder = tmp_path / "workers_app"
+    folder.mkdir()
+    shutil.copy(WORKERS / "main.c", folder)
+    (folder / "kws_input.h").write_text(_input_header(sample))
+    out = shared_runs.once("run", f"APP={folder}", "MODEL=kws", "BOARD=cluster4")
+    assert "PASS: the application's main returned 0" in out, out[-3000:]
+    assert _output0(out) == _output0(runner.stdout)
+    ours, theirs = _later_call(out), runner.record["call_cycles"][-1]
+    assert abs(ours - theirs) <= theirs / 100, (ours, theirs)

@@ -32,6 +32,11 @@ def test_the_header_names_the_model_and_its_sizes() -> None:
     source = model_source.descriptor_source("kws", "module", "main", ["q"], ins, outs)
     assert '{"input_1", IREERV_INT8, 4, {1, 49, 10, 1}, 490u, 0.5f, -3},' in source
     assert "const ireerv_model_t kws_model = {" in source
+    assert "    NULL,\n};" in source and "runner_model" not in source  # hart 0 alone
+    shared = model_source.descriptor_source("kws", "module", "main", ["q"], ins, outs,
+                                            harts=True)
+    assert "    &ireerv_model_harts,\n};" in shared  # the archive's dispatcher (model_harts.c)
+    assert ".libraries = libraries, .library_count = 1u" in shared  # what it reads
     assert model_source.c_name("kws-float") == "kws_float"
     assert model_source.c_name("1net") == "_1net"
 

@@ -30,10 +30,8 @@ def test_a_tune_is_used_and_the_same_on_a_dask_cluster(tree: Path, fetcher: Fetc
                                                        tmp_path: Path) -> None:
     for needed in ("iree", "flatcc", "iree-compiler", "cluster-tb", "cv32e40p", "verilator"):
         require_input(fetcher, needed)
-    cache = f"BUILD_CACHE={tmp_path / 'cache'}"
-    (tmp_path / "cache").mkdir()
     folder = tree / "models/qmatmul64/tuning"
-    out = scons(tree, *TUNE, cache).stdout
+    out = scons(tree, *TUNE).stdout
     assert "tune: models/qmatmul64/tuning/cluster4.json" in out, out
     doc = json.loads((folder / "cluster4.json").read_text())
     assert [len(row["candidates"]) for row in doc["dispatches"]] == [2]
@@ -41,8 +39,8 @@ def test_a_tune_is_used_and_the_same_on_a_dask_cluster(tree: Path, fetcher: Fetc
     # The simulator is exact, so the tune is too: qmatmul64's first two candidates hold
     # a winner, which later builds compile with.
     assert (folder / "cluster4.mlir").is_file() and doc["tuned"] < doc["untuned"], doc
-    run = scons(tree, "run", "MODEL=qmatmul64", "BOARD=cluster4", "REPEAT=2",
-                cache).stdout  # as the tune measures: the later call, harts as default
+    # As the tune measures: the later call, harts as default.
+    run = scons(tree, "run", "MODEL=qmatmul64", "BOARD=cluster4", "REPEAT=2").stdout
     later = re.search(r"calls [\d,]+, ([\d,]+)\n", run)
     assert later, run
     # The traced call's phase (the tune's figure) ends a few dozen cycles after the
@@ -57,7 +55,7 @@ def test_a_tune_is_used_and_the_same_on_a_dask_cluster(tree: Path, fetcher: Fetc
     (tree / "build/tune/qmatmul64-cluster4/rounds.json").unlink()  # measured again, there
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
-        out = scons(tree, *TUNE, cache, f"TUNE_SCHEDULER={cluster.scheduler_address}").stdout
+        out = scons(tree, *TUNE, f"TUNE_SCHEDULER={cluster.scheduler_address}").stdout
     assert "tune: candidates run on the Dask cluster at tcp://127.0.0.1:" in out, out
     assert {p.name: p.read_bytes() for p in sorted(folder.iterdir())} == local
 

@@ -2,13 +2,11 @@
  * 8x8 outputs and 4 steps of k (the tiles iree-compile's data tiling picks for
  * riscv32) multiply four int8 pairs at once with cv.sdotsp.b.
  *
- * iree-compile leaves this symbol undefined when it is given
- * --iree-llvmcpu-enable-ukernels=mmt4d --iree-llvmcpu-link-ukernel-bitcode=false
- * with data tiling, but that does not compile with the runner's execution model
- * (inline-dynamic; docs/boards.md), so no image links it yet: it is the int8 tile
- * the board's kernels are to use, measured alone by tests/test_pulp_board.py
- * (64x64x64 on one hart: 235,852 cycles, 0.90 a MAC).  Debian's GCC knows no
- * CORE-V instruction: `.insn` spells it out for the assembler.
+ * iree-compile calls it from the board's data-tiled matmuls (board.toml [iree]
+ * flags: --iree-global-opt-data-tiling --iree-llvmcpu-enable-ukernels=mmt4d
+ * --iree-llvmcpu-link-ukernel-bitcode=false leave the symbol undefined in the
+ * kernel object; `kernel_sources` links this file, at -O2).  Debian's GCC knows
+ * no CORE-V instruction: `.insn` spells it out for the assembler.
  *
  * Layouts (IREE's mmt4d): lhs [M][K][M0][K0], rhs [N][K][N0][K0], out
  * [M][N][M0][N0], row-major tiles; strides and offsets count elements.  With
@@ -18,12 +16,11 @@
 
 /* runtime/src/iree/builtins/ukernel/exported_bits.h */
 #define MMT4D_TYPE_MASK 0xFFu
-#define MMT4D_TYPE_F32F32F32 0x01u
 #define MMT4D_TYPE_S8S8S32 0x02u
 #define MMT4D_ACCUMULATE 0x100u
 
 /* cv.sdotsp.b acc, a, b: acc += the sum of the four signed byte products. */
-static inline int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
+static inline __attribute__((always_inline)) int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
   __asm__(".insn r 0x7b, 0x1, 0x54, %0, %1, %2" : "+r"(acc) : "r"(a), "r"(b));
   return acc;
 }
@@ -32,8 +29,12 @@ static inline int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
  * lhs and four rhs words a step (24 registers: no spill). */
 static void quarter_8x8x4(int32_t *out, const uint32_t *lhs, const uint32_t *rhs,
                           int32_t k, int accumulate) {
+  /* Unrolled, c lives in registers: as loops GCC kept it on the stack and
+   * stored it with four memcpy calls (64x64x64: 35,036 of 307,560 cycles). */
   int32_t c[4][4];
+#pragma GCC unroll 4
   for (int i = 0; i < 4; ++i)
+#pragma GCC unroll 4
     for (int j = 0; j < 4; ++j) c[i][j] = accumulate ? out[i * 8 + j] : 0;
   for (; k > 0; --k, lhs += 8, rhs += 8) {
     uint32_t a0 = lhs[0], a1 = lhs[1], a2 = lhs[2], a3 = lhs[3];
@@ -47,7 +48,9 @@ static void quarter_8x8x4(int32_t *out, const uint32_t *lhs, const uint32_t *rhs
     c[3][0] = sdotsp_b(c[3][0], a3, b0); c[3][1] = sdotsp_b(c[3][1], a3, b1);
     c[3][2] = sdotsp_b(c[3][2], a3, b2); c[3][3] = sdotsp_b(c[3][3], a3, b3);
   }
+#pragma GCC unroll 4
   for (int i = 0; i < 4; ++i)
+#pragma GCC unroll 4
     for (int j = 0; j < 4; ++j) out[i * 8 + j] = c[i][j];
 }
 
@@ -66,18 +69,6 @@ static void tile_s8_generic(int32_t *out, const int8_t *lhs, const int8_t *rhs, 
   for (int32_t i = 0; i < m0; ++i)
     for (int32_t j = 0; j < n0; ++j) {
       int32_t sum = accumulate ? out[i * n0 + j] : 0;
-      for (int32_t s = 0; s < k; ++s)
-        for (int32_t t = 0; t < k0; ++t)
-          sum += lhs[(s * m0 + i) * k0 + t] * rhs[(s * n0 + j) * k0 + t];
-      out[i * n0 + j] = sum;
-    }
-}
-
-static void tile_f32_generic(float *out, const float *lhs, const float *rhs, int32_t k,
-                             int32_t m0, int32_t n0, int32_t k0, int accumulate) {
-  for (int32_t i = 0; i < m0; ++i)
-    for (int32_t j = 0; j < n0; ++j) {
-      float sum = accumulate ? out[i * n0 + j] : 0.0f;
       for (int32_t s = 0; s < k; ++s)
         for (int32_t t = 0; t < k0; ++t)
           sum += lhs[(s * m0 + i) * k0 + t] * rhs[(s * n0 + j) * k0 + t];
@@ -108,15 +99,7 @@ int32_t iree_uk_mmt4d(const void *lhs_buffer, int32_t lhs_offset, int32_t lhs_st
     }
     return 0;
   }
-  if (type == MMT4D_TYPE_F32F32F32) {
-    const float *lhs = (const float *)lhs_buffer + lhs_offset;
-    for (int32_t i = 0; i < m; ++i, lhs += lhs_stride0) {
-      const float *rhs = (const float *)rhs_buffer + rhs_offset;
-      float *out = (float *)out_buffer + out_offset + i * out_stride0;
-      for (int32_t j = 0; j < n; ++j, rhs += rhs_stride0, out += m0 * n0)
-        tile_f32_generic(out, lhs, rhs, k, m0, n0, k0, accumulate);
-    }
-    return 0;
-  }
-  __builtin_trap(); /* an element type the models of this project do not use */
+  /* Only int8 matmuls are data-tiled (iree-data-tiling.mlir).  No soft-float here:
+   * a call of it would make the harts' analysis run this kernel in place. */
+  __builtin_trap();
 }

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "harts.h"
 #include "iree/hal/local/loaders/static_library_loader.h"
 #if IREERV_FULL_HAL
 #include "iree/hal/drivers/local_sync/sync_device.h"
@@ -334,10 +335,8 @@ int ireerv_run(ireerv_instance_t *instance, const void *const inputs[],
     if (!outputs[i]) return IREERV_ERROR_NULL;
   }
   instance->arena.exhausted = 0;
-  return code_of(instance, call(instance, inputs, outputs));
-}
-
-void ireerv_worker(unsigned hart) {
-  (void)hart;
-  for (;;) __asm__ volatile("wfi");
+  ireerv_harts_begin(instance->model->harts);
+  const int code = code_of(instance, call(instance, inputs, outputs));
+  ireerv_harts_end();
+  return code;
 }

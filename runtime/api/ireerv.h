@@ -91,8 +91,11 @@ const char *ireerv_error(int code);
 // The most of its arena the instance has used so far, in bytes.
 size_t ireerv_arena_used(const ireerv_instance_t *instance);
 
-// Boards with several harts: harts 1..n-1 call it after start-up; it does not
-// return.  In a runtime built for one hart it parks the hart (wfi).
+// Boards with several harts: harts 1..n-1 call it, each on its own stack,
+// with its own hart id; it does not return.  Once every one of them has come,
+// ireerv_run shares each dispatch among the harts as HARTS=auto does; until
+// then (or without any) a call runs on hart 0 alone.  In a runtime built for
+// one hart, and on a hart that is not 1..n-1, it parks the hart (wfi).
 void ireerv_worker(unsigned hart);
 
 #ifdef __cplusplus

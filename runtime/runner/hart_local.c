@@ -162,7 +162,13 @@ static uint32_t copied[BSP_HARTS];
 // blocks says which are there; hart h clears it the first time it runs a
 // share (scratchpads start with whatever they held), noted in
 // resident_ready[h].  Only when .rodata fits RESIDENT_LIMIT.
+#if RUNNER_HARTS_LIBRARY  // a firmware's own linker script may define neither:
+// then no mirror (resident_span() 0)
+extern const uint8_t __rodata_start[] __attribute__((weak));
+extern const uint8_t __rodata_end[] __attribute__((weak));
+#else
 extern const uint8_t __rodata_start[], __rodata_end[];
+#endif
 #define RESIDENT_BLOCK 64
 #define RESIDENT_LIMIT (96 * 1024)
 #define RESIDENT_WORDS (RESIDENT_LIMIT / RESIDENT_BLOCK / 32)

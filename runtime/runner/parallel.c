@@ -16,6 +16,12 @@
 // dispatch state and the bindings are shared read-only, and workgroups write
 // disjoint parts of the outputs, so results do not depend on HARTS.
 //
+// In a model archive of `scons library` (RUNNER_HARTS_LIBRARY, runtime/api/
+// model_harts.c) the firmware starts the harts: they come to ireerv_worker
+// (runtime/api/harts.c), whose loop is worker()'s around
+// runner_harts_share(), and ireerv_run installs the hook per call
+// (runner_harts_begin_call).
+//
 // Memory: this file's job record and every binding live where the board
 // puts all data; on the cluster that is core 0's scratchpad, so harts 1-3
 // reach it over the shared path, as they reach their stacks (`stacks`
@@ -56,9 +62,11 @@
 // woken hart in place reaches them over the shared path, as it would core
 // 0's scratchpad, and they take none of that scratchpad from the heap or
 // the weight cache (staging.c), nor a clearing pass (runner_hart_stack_used).
+#if !RUNNER_HARTS_LIBRARY  // the library's harts come on the firmware's stacks
 #define STACKS_BYTES ((BSP_HARTS - 1) * RUNNER_HART_STACK)
 static uint8_t stacks[STACKS_BYTES]
     __attribute__((section(".bsp.shared"), aligned(16), used));
+#endif
 
 typedef struct runner_job_t {
   iree_hal_local_executable_t* executable;
@@ -74,7 +82,9 @@ typedef struct runner_job_t {
 } runner_job_t;
 
 static runner_job_t job;
+#if !RUNNER_HARTS_LIBRARY
 static volatile uint32_t team_ready;
+#endif
 
 // Workgroup counts of the dispatches since the last reset (for the output).
 #define COUNT_CAPACITY 32
@@ -202,6 +212,7 @@ static uint32_t balanced_first(uint64_t* predicted) {
   return best;
 }
 
+#if !RUNNER_HARTS_LIBRARY
 static void worker(unsigned hart, void* arg) {
   (void)arg;
   if (hart >= RUNNER_HARTS) return;  // not in the team: park for good
@@ -213,6 +224,7 @@ static void worker(unsigned hart, void* arg) {
     bsp_barrier_wait();  // every share is done
   }
 }
+#endif
 
 #if RUNNER_HARTS_AUTO
 // Runs workgroups [begin, end) on hart 0 alone, in IREE's order, counted as
@@ -244,6 +256,7 @@ static __attribute__((noinline)) iree_status_t run_whole(
 // (bsp_wake_team): on the cluster hart 0 goes on while the harts come up and
 // then sleep in the barrier, so neither start-up nor the first dispatch that
 // shares waits for them.  Elsewhere (QEMU) it waits for them.
+#if !RUNNER_HARTS_LIBRARY
 static iree_status_code_t wake_team(void) {
   if (bsp_wake_team(worker, NULL, stacks, RUNNER_HART_STACK, RUNNER_HARTS) < 0) {
     return IREE_STATUS_UNAVAILABLE;
@@ -252,6 +265,7 @@ static iree_status_code_t wake_team(void) {
   team_ready = 1;
   return IREE_STATUS_OK;
 }
+#endif
 
 static bool team_ran;  // since the last runner_harts_next_call()
 
@@ -260,8 +274,10 @@ static iree_status_code_t run_team(uint32_t local_length) {
   team_ran = true;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) copy_cycles[h] = 0;
   // Local memory for harts 1..: the heap has no lock, so hart 0 takes it.
+  // (The library has no heap: its dispatches with local memory stay on hart
+  // 0, run_many.)
   iree_status_code_t code = IREE_STATUS_OK;
-  for (unsigned h = 1; h < RUNNER_HARTS; ++h) {
+  for (unsigned h = 1; h < RUNNER_HARTS && !RUNNER_HARTS_LIBRARY; ++h) {
     job.local_memory[h] = iree_make_byte_span(NULL, local_length);
     if (local_length) {
       job.local_memory[h].data = malloc(local_length);
@@ -276,7 +292,9 @@ static iree_status_code_t run_team(uint32_t local_length) {
       if (code == IREE_STATUS_OK) code = job.status[h];
     }
   }
+#if !RUNNER_HARTS_LIBRARY
   for (unsigned h = 1; h < RUNNER_HARTS; ++h) free(job.local_memory[h].data);
+#endif
   return code;
 }
 
@@ -499,7 +517,8 @@ static __attribute__((noinline)) iree_status_t run_many(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     iree_byte_span_t local_memory, uint32_t total) {
   runner_plan_site_t* site = runner_plan_site(executable, ordinal);
-  if (site && site->harts == 1) {
+  if ((site && site->harts == 1) ||
+      (RUNNER_HARTS_LIBRARY && local_memory.data_length)) {
     return run_whole(executable, ordinal, dispatch_state, local_memory);
   }
   if (!site || !site->harts) {
@@ -558,12 +577,14 @@ static iree_status_t dispatch(
 #endif
 }
 
+#if !RUNNER_HARTS_LIBRARY
 iree_status_t runner_harts_start(void) {
   iree_hal_local_executable_dispatch_hook = dispatch;
   const iree_status_code_t code = wake_team();
   return code == IREE_STATUS_OK ? iree_ok_status()
                                 : iree_make_status(code, "the harts did not wake");
 }
+#endif
 
 // HARTS=auto: after a call in which no dispatch was shared and every site
 // had chosen hart 0 (ad: its weights cost more to copy to a hart than to
@@ -591,6 +612,17 @@ void runner_harts_next_call(void) {
   if (!settled) count_length = 0;
   for (unsigned h = 0; h < RUNNER_HARTS; ++h) busy[h] = 0;
 }
+
+#if RUNNER_HARTS_LIBRARY
+iree_hal_local_executable_dispatch_fn_t runner_harts_begin_call(void) {
+  iree_hal_local_executable_dispatch_hook = dispatch;
+  runner_harts_next_call();  // settling puts IREE's own loop back
+  if (settled) iree_hal_local_executable_dispatch_hook = NULL;
+  return iree_hal_local_executable_dispatch_hook;
+}
+
+void runner_harts_share(unsigned hart) { job.status[hart] = run_share_timed(hart); }
+#else
 
 // Writes `value` in decimal at `p`; returns the end.
 static char* put_u32(char* p, uint32_t value) {
@@ -635,6 +667,7 @@ size_t runner_hart_stack_used(unsigned hart) {
   while (word < top && bsp_io_read32(word) == 0) word += 4;
   return (size_t)(top - word);
 }
+#endif  // RUNNER_HARTS_LIBRARY
 
 #else  // one hart: IREE's own loop
 

@@ -24,6 +24,12 @@
 #if !defined(RUNNER_HARTS_AUTO)
 #define RUNNER_HARTS_AUTO 0
 #endif
+// The dispatcher of a model archive of `scons library` (runtime/api/harts.c):
+// the firmware starts harts 1.. and they serve it (ireerv_worker), no wake-up,
+// no heap, no printing.
+#if !defined(RUNNER_HARTS_LIBRARY)
+#define RUNNER_HARTS_LIBRARY 0
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +52,19 @@ void runner_harts_next_call(void);
 // <c0> ..." the cycles each hart spent on its shares of the last call
 // (nothing for one hart).
 void runner_harts_print_counts(void);
+
+#if RUNNER_HARTS_LIBRARY && RUNNER_HARTS > 1
+#include "iree/hal/local/local_executable.h"
+
+// Before each call (hart 0): counts anew as runner_harts_next_call() does,
+// installs the dispatch hook and returns it (NULL once every dispatch site
+// has chosen hart 0 alone: IREE's own loop).
+iree_hal_local_executable_dispatch_fn_t runner_harts_begin_call(void);
+
+// Hart `hart` (1 ..): its share of the dispatch published, between the two
+// barriers of its caller's loop.
+void runner_harts_share(unsigned hart);
+#endif
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ireerv import services
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
+from ireerv.boards.board import KERNEL_OPT
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.inputs.toolchain import ToolchainError
@@ -47,6 +48,9 @@ def _board_env(env, board: Board):
         obj = benv.Object(f"{bdir}/bsp/{src.stem}.o", str(src))
         benv.Depends(obj, header)
         objects += obj
+    for src in board.kernel_sources:
+        objects += benv.Object(f"{bdir}/bsp/{src.stem}.o", str(src),
+                               CCFLAGS=[*benv["CCFLAGS"], KERNEL_OPT])
     benv["BSP_OBJECTS"] = objects
     benv["LINKER_SCRIPT"] = script
     benv["BOARD_DIR"] = bdir  # per board, placement and toolchain: objects never mix

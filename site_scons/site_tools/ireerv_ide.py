@@ -37,18 +37,31 @@ def _write_when_changed(target, source, env):
         fresh.replace(out)
 
 
+def _entries_signature(env) -> str:
+    """What the database says, cheaply: each object's source and command line.  A command
+    line is taken once per environment (without $TARGET and $SOURCE), not once per object:
+    the objects of one environment differ only in those."""
+    commands: dict[tuple[int, str], int] = {}
+    lines = []
+    for target, source, entry_env, action in getattr(compilation_db, "__COMPILATION_DB_ENTRIES"):
+        key = (id(entry_env), str(action))
+        if key not in commands:
+            commands[key] = len(commands)
+            lines.append(f"command {commands[key]}: {entry_env.subst(str(action))}")
+        lines.append(f"{target}\t{source}\t{commands[key]}")
+    return "\n".join(lines)
+
+
 def compile_commands(env):
     """The database of everything declared so far: call it after the targets.
 
     SCons's own database builder writes on every build (AlwaysBuild), which costs a no-op
-    build the substitution of every command line; ours is written when an object it lists
-    is rebuilt or the list changes, which is when a command line that matters changes."""
-    entries = getattr(compilation_db, "__COMPILATION_DB_ENTRIES")
-    objects = sorted({str(target) for target, *_ in entries})
-    scons_db = env.Command(f"{BUILD}/.compile_commands.scons.json", objects,
+    build the substitution of every object's command line; ours is written when what it
+    says changes (_entries_signature)."""
+    scons_db = env.Command(f"{BUILD}/.compile_commands.scons.json",
+                           env.Value(_entries_signature(env)),
                            SCons.Action.Action(_write_when_changed, None if not env["VERBOSE"]
                                                else "$COMPILATIONDB_COMSTR"))
-    env.Depends(scons_db, env.Value("\n".join(objects)))
     env.Precious(scons_db)  # kept until rewritten, so an unchanged one is not touched
     runtime_dbs = list(services.of(env).runtime_dbs.values())
     return env.Command(DATABASE, [scons_db, *runtime_dbs], short_action(_merge, "IDE"))

@@ -1,9 +1,11 @@
 """`scons library`: the model for the user's own firmware, as a folder (docs/firmware.md).
 
 Adds env.ModelLibrary(board, model, size) -> the folder's files.  The model is compiled as
-its one-hart image is (the same iree-compile outputs); the runtime archive is IREE's
-archives, the inline HAL, the soft-float routines and the API (runtime/api); the model
-archive's only global symbol is `<m>_model`; `<M>_ARENA_BYTES` is measured by running a
+its image of the board's default HARTS is (the same iree-compile outputs); the runtime
+archive is IREE's archives, the inline HAL, the soft-float routines and the API
+(runtime/api); the model archive's only global symbol is `<m>_model`, and on a board whose
+default is HARTS=auto it carries the runner's dispatcher for several harts compiled with
+the model's tables (runtime/api/model_harts.c); `<M>_ARENA_BYTES` is measured by running a
 probe firmware on the board's simulator.  The logic is in ireerv.library.
 """
 
@@ -11,9 +13,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import SCons.Action
+
 from ireerv import simulators, targets
 from ireerv.formats.base import ModelError
-from ireerv.image import hal_exports, iree_compile
+from ireerv.image import hal_exports, iree_compile, layout
 from ireerv.library import archives, folder, model_source, package
 from ireerv.paths import PROJECT_ROOT
 from ireerv.runtime import inline_hal, iree_build
@@ -23,7 +27,12 @@ from ireerv.util.scons import build_error, short_action, user_error, write_value
 from ireerv.util.sources import module_files
 
 API_DIR = PROJECT_ROOT / "runtime" / "api"
-API_SOURCES = ("ireerv.c", "arena.c")
+API_SOURCES = ("ireerv.c", "arena.c", "harts.c")
+# The runner's HARTS=auto dispatcher, compiled into a model's archive with its tables.
+HART_SOURCES = (iree_build.RUNNER_DIR / "parallel.c", iree_build.RUNNER_DIR / "hart_local.c",
+                iree_build.RUNNER_DIR / "hart_plan.c", API_DIR / "model_harts.c")
+# The files that run for every dispatch: -O2, as in the runner (image/runner_flags.py).
+HART_CFLAGS = ["-O2"]
 
 
 def _compile_env(benv):
@@ -39,13 +48,16 @@ def _compile_env(benv):
     return lenv
 
 
-def _runtime_archive(env, lenv, work: str, libs: list) -> object:
-    """lib/libireerv.a: IREE's archives, the inline HAL, the soft-float routines, the API."""
+def _runtime_archive(env, lenv, work: str, libs: list, harts: int) -> object:
+    """lib/libireerv.a: IREE's archives, the inline HAL, the soft-float routines, the API
+    (ireerv_worker's team for `harts` harts)."""
     src = lenv.GetFetcher().path("iree")
+    aenv = lenv.Clone()
+    aenv.Append(CPPDEFINES=[("IREERV_HARTS", harts)])
     henv = lenv.Clone()
     henv.Append(CCFLAGS=["-Wno-format", "-Wno-unused-function",
                          "-Wno-unused-but-set-variable"])
-    objects = [lenv.Object(f"{work}/api/{Path(s).stem}.o", str(API_DIR / s))[0]
+    objects = [aenv.Object(f"{work}/api/{Path(s).stem}.o", str(API_DIR / s))[0]
                for s in API_SOURCES]
     heap = [(o, s) for o, s, _ in hal_exports.DEVICE_SOURCES if o == "allocator_heap.o"]
     for obj, source in [*((o, s) for o, s, _, _ in inline_hal.MODULE_SOURCES), *heap]:
@@ -70,21 +82,39 @@ def _merge(env, target, source, count: int) -> None:
         build_error(err)
 
 
+def _hart_objects(lenv, image, work: str) -> list:
+    """The model's dispatcher for several harts (none for an image of one hart)."""
+    if image.harts < 2:
+        return []
+    idir = image.dir
+    henv = lenv.Clone()
+    henv.Prepend(CPPPATH=[idir, str(iree_build.RUNNER_DIR)])
+    henv.Append(CCFLAGS=HART_CFLAGS, CPPDEFINES=[
+        ("RUNNER_HARTS", image.harts), ("RUNNER_HARTS_AUTO", 1), ("RUNNER_HARTS_LIBRARY", 1)])
+    objects = [henv.Object(f"{work}/model/{s.stem}.o", str(s))[0] for s in HART_SOURCES]
+    henv.Depends(objects, [f"{idir}/hart_local_check.h", f"{idir}/model_dispatches.h"])
+    return objects
+
+
 def _model_archive(lenv, image, name: str, work: str) -> tuple[object, object]:
     """lib/lib<m>.a and the list of its large constants' sections."""
     idir = image.dir
     module_o = lenv.Object(f"{work}/model/model_module.o", f"{idir}/model_module.c",
                            CPPPATH=[idir, *lenv["CPPPATH"]])
+    harts = _hart_objects(lenv, image, work)
     descriptor = lenv.Command(
         f"{work}/model/{name}_model.c",
         [f"{idir}/model_kernel.h", image.mlir, lenv.Value(repr(image.key)),
          *module_files(model_source)],
         short_action(_write_descriptor), LIB_IMAGE=image, LIB_NAME=name)
-    desc_o = lenv.Object(f"{work}/model/{name}_model.o", descriptor)
+    desc_o = lenv.Object(f"{work}/model/{name}_model.o", descriptor,
+                         CPPPATH=[*lenv["CPPPATH"], str(iree_build.RUNNER_DIR)])
     joined = lenv.Command([f"{work}/{name}.o", f"{work}/{name}.sections"],
-                          [module_o, desc_o, f"{idir}/model_kernel.o", *module_files(archives)],
+                          [module_o, desc_o, *harts, f"{idir}/model_kernel.o",
+                           *module_files(archives)],
                           short_action(_localise, "LOCAL"), LIB_NAME=name)
-    archive = lenv.Command(f"{work}/lib{name}.a", joined[0], "$AR rcD $TARGET $SOURCES")
+    archive = lenv.Command(f"{work}/lib{name}.a", joined[0],
+                           SCons.Action.Action("$AR rcD $TARGET $SOURCES", "$ARCOMSTR"))
     return archive[0], joined[1]
 
 
@@ -97,7 +127,7 @@ def _write_descriptor(target, source, env) -> None:
         text = model_source.descriptor_source(
             name, model.vm_module or iree_compile.module_name(mlir_text), model.function,
             queries, model_source.inputs(model, image.size),
-            model_source.outputs(model, mlir_text))
+            model_source.outputs(model, mlir_text), harts=image.harts > 1)
     except (model_source.LibraryError, ModelError) as err:
         build_error(err)
     Path(str(target[0])).write_text(text)
@@ -157,18 +187,20 @@ def _measure(target, source, env) -> None:
 
 
 def model_library(env, board, model, size) -> list:
-    """The library folder's files for `model` on `board` (HAL=inline, one hart)."""
+    """The library folder's files for `model` on `board` (HAL=inline)."""
     if env.get("HAL", inline_hal.DEFAULT) != "inline":
         user_error(ModelError("the library runs models through the inline HAL: HAL=inline"))
     if board.placement.constants:
         user_error(ModelError(f"placement {board.placement_name!r} stages constants; the "
                               "library takes a placement without staging"))
-    image = env.ModelImage(board, model, size, "iree", harts=1)
+    # HARTS=auto's compile and dispatcher where it is the board's default, else one hart's.
+    auto = layout.parse_harts(None, board)[1]
+    image = env.ModelImage(board, model, size, "iree", harts=layout.AUTO if auto else 1)
     lenv = _compile_env(image.env)
     name = model_source.c_name(model.name)
     out = f"{image.key.build_dir()}-library"
     work = f"{image.dir}/library"
-    runtime = _runtime_archive(env, lenv, work, list(image.runtime_libs))
+    runtime = _runtime_archive(env, lenv, work, list(image.runtime_libs), image.harts)
     model_a, sections = _model_archive(lenv, image, name, work)
     arena = _arena(env, lenv, board, name, work, [model_a, runtime])
     board_o = lenv.Command(f"{work}/board.o", lenv["BSP_OBJECTS"],

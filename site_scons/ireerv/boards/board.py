@@ -22,6 +22,9 @@ COMMON_DIR = BSP_DIR / "common"
 INCLUDE_DIR = BSP_DIR / "include"
 # iree-compile's option for a transform library that sets lowering configurations.
 LIBRARY_FLAG = "--iree-codegen-transform-dialect-library"
+# And one that rewrites or annotates the model's ops before IREE's own passes.
+PREPROCESSING_FLAG = "--iree-preprocessing-transform-spec-filename"
+FILE_FLAGS = (LIBRARY_FLAG, PREPROCESSING_FLAG)  # the flags that name a project file
 CONFIG_HEADER = "bsp_config.h"
 # The board's copy from memory a core must not mix with its own (exclusive_data) into
 # the memory it may use, for the runner: in the board's folder where woken harts run from
@@ -45,6 +48,9 @@ REQUIRED_DEVICES = ("console", "exit", "cycles", "wake")
 # aligns its hot ones itself, staging.c); iree-compile aligns the kernels'
 # blocks (the board's [iree] flags).
 CODE_LAYOUT_FLAGS = ("-falign-functions=4",)
+# A board's kernels (board.toml `kernel_sources`, called from iree-compile's code) run
+# for every MAC: optimised in every build, as iree-compile's own kernels are.
+KERNEL_OPT = "-O2"
 
 
 class BoardError(Exception):
@@ -123,6 +129,8 @@ class IreeTarget:
     # What images whose dispatches several harts share (HARTS > 1) change in it: matchers
     # merged in ahead of the library's (ireerv_image, tune/spec.py merge).
     harts_library: str | None = None
+    # Transform spec run before IREE's own passes (path relative to the project root).
+    preprocessing: str | None = None
 
     def flags(self, library: str | None = None) -> list[str]:
         """`library` (project-relative) stands in for the board's transform library."""
@@ -135,6 +143,7 @@ class IreeTarget:
             f"--iree-vm-target-index-bits={self.index_bits}",
             *self.extra,
             *([f"{LIBRARY_FLAG}={library}"] if library else []),
+            *([f"{PREPROCESSING_FLAG}={self.preprocessing}"] if self.preprocessing else []),
         ]
 
 
@@ -170,6 +179,9 @@ class Board:
     harts_default: str = "1"
     # What sharing a dispatch among the harts costs ([sharing]; None: one hart).
     sharing: Sharing | None = None
+    # Kernels the board provides to iree-compile's code (board.toml `kernel_sources`):
+    # compiled at KERNEL_OPT in every build, the other BSP sources at the profile's.
+    kernel_sources: tuple[Path, ...] = ()
 
     @property
     def build_name(self) -> str:
@@ -215,7 +227,7 @@ class Board:
         return [*self.iree.flags(library), *staged, *inline]
 
     def bsp_sources(self) -> list[Path]:
-        """Start-up code, C library glue and the board's drivers."""
+        """Start-up code, C library glue and the board's drivers (not its kernels)."""
         common = sorted(p for p in COMMON_DIR.iterdir() if p.suffix in (".c", ".S"))
         return [*common, *self.sources]
 

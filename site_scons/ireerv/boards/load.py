@@ -93,8 +93,8 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> 
 
 def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     _check_keys(data, ("name", "description", "harts", "harts_default", "roles", "sources",
-                       "compile", "memory", "placement", "placements", "devices", "iree",
-                       "simulator", "sharing"), "board.toml")
+                       "kernel_sources", "compile", "memory", "placement", "placements",
+                       "devices", "iree", "simulator", "sharing"), "board.toml")
     roles = tuple(_opt(data, "roles", list, "board.toml", []))
     if not set(roles) <= set(ROLES):
         raise BoardError(f"'roles' {list(roles)}: known roles are {', '.join(ROLES)}")
@@ -141,6 +141,7 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
         simulator=simulator,
         directory=path.parent,
         sources=_sources(data, path.parent),
+        kernel_sources=_sources(data, path.parent, "kernel_sources"),
         placements=placements,
         harts_default=harts_default,
         sharing=sharing,
@@ -149,9 +150,9 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     return board
 
 
-def _sources(data: dict[str, Any], folder: Path) -> tuple[Path, ...]:
+def _sources(data: dict[str, Any], folder: Path, key: str = "sources") -> tuple[Path, ...]:
     sources = []
-    for item in _opt(data, "sources", list, "board.toml", []):
+    for item in _opt(data, key, list, "board.toml", []):
         src = folder / item
         if not isinstance(item, str) or not src.is_file():
             raise BoardError(f"source {item!r} not found in {folder}")
@@ -359,7 +360,7 @@ def _library(table: dict[str, Any], board_dir: Path, where: str,
 def _parse_iree(table: dict[str, Any], board_dir: Path) -> IreeTarget:
     where = "[iree]"
     _check_keys(table, ("triple", "cpu", "features", "abi", "index_bits", "flags", "library",
-                        "harts_library"), where)
+                        "harts_library", "preprocessing"), where)
     extra = _opt(table, "flags", list, where, [])
     if not all(isinstance(f, str) and f.startswith("--") for f in extra):
         raise BoardError(f"{where}: 'flags' must be a list of iree-compile options (--name=value)")
@@ -372,6 +373,7 @@ def _parse_iree(table: dict[str, Any], board_dir: Path) -> IreeTarget:
         extra=tuple(extra),
         library=_library(table, board_dir, where),
         harts_library=_library(table, board_dir, where, "harts_library"),
+        preprocessing=_library(table, board_dir, where, "preprocessing"),
     )
     if target.index_bits not in (32, 64):
         raise BoardError(f"{where}: index_bits must be 32 or 64")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ireerv.boards import Board
-from ireerv.boards.board import LIBRARY_FLAG
+from ireerv.boards.board import FILE_FLAGS
 from ireerv.harts import dispatch_counts
 from ireerv.paths import PROJECT_ROOT
 from ireerv.runtime import inline_hal
@@ -47,20 +47,27 @@ def flags(board: Board, harts: int = 1, profile: str = "release",
     return [*OUTPUT_FLAGS, *execution, *lean, *board.iree_compile_flags(harts, library)]
 
 
+def _named_file(flag: str) -> str | None:
+    """The project-relative file a flag names (FILE_FLAGS), or None."""
+    for name in FILE_FLAGS:
+        if flag.startswith(f"{name}="):
+            return flag.removeprefix(f"{name}=")
+    return None
+
+
 def library_files(flag_list: list[str]) -> list[Path]:
-    """The files the flags name (a transform library), for dependency tracking."""
-    prefix = f"{LIBRARY_FLAG}="
-    return [PROJECT_ROOT / f.removeprefix(prefix) for f in flag_list if f.startswith(prefix)]
+    """The files the flags name (transform libraries and specs), for dependency tracking."""
+    return [PROJECT_ROOT / name for name in map(_named_file, flag_list) if name is not None]
 
 
 def _absolute(flag: str) -> str:
     """A project-relative file in a flag, made absolute: a path relative to iree-compile's
     folder would be resolved from where a linked `build/` really lies.  The library's path
     ends up in no output, and the flags the build records stay project-relative."""
-    prefix = f"{LIBRARY_FLAG}="
-    if not flag.startswith(prefix):
+    name = _named_file(flag)
+    if name is None:
         return flag
-    return prefix + str(PROJECT_ROOT / flag.removeprefix(prefix))
+    return flag.removesuffix(name) + str(PROJECT_ROOT / name)
 
 
 # iree-compile reports a transform library it cannot load and goes on without it (exit

@@ -135,10 +135,12 @@ def _tensor_c(tensor: Tensor) -> str:
 
 
 def descriptor_source(name: str, module: str, function: str, queries: list[str],
-                      ins: list[Tensor], outs: list[Tensor]) -> str:
-    """`const ireerv_model_t <name>_model`: the only global symbol of the model archive."""
+                      ins: list[Tensor], outs: list[Tensor], harts: bool = False) -> str:
+    """`const ireerv_model_t <name>_model`: the only global symbol of the model archive;
+    with `harts`, it names the archive's dispatcher (runtime/api/model_harts.c), and
+    `runner_model` gives that dispatcher the model (its kernel libraries)."""
     lines = ["// Generated: the model's description for the ireerv runtime.",
-             '#include "ireerv_model.h"', "",
+             '#include "ireerv_model.h"', *(['#include "runner.h"'] if harts else []), "",
              f"extern iree_status_t {module}_create(iree_vm_instance_t *instance,",
              "    iree_allocator_t allocator, iree_vm_module_t **out_module);"]
     for query in queries:
@@ -150,12 +152,17 @@ def descriptor_source(name: str, module: str, function: str, queries: list[str],
               "static const ireerv_tensor_t inputs[] = {", *map(_tensor_c, ins),
               *(["    {0},"] if not ins else []), "};",
               "static const ireerv_tensor_t outputs[] = {", *map(_tensor_c, outs),
-              *(["    {0},"] if not outs else []), "};", "",
-              f"const ireerv_model_t {name}_model = {{",
+              *(["    {0},"] if not outs else []), "};", ""]
+    if harts:
+        lines += ["extern const ireerv_harts_t ireerv_model_harts;", ""]
+    lines += [f"const ireerv_model_t {name}_model = {{",
               "    IREERV_MODEL_MAGIC, IREERV_MODEL_VERSION,",
               f"    {c_string(name)}, {c_string(f'{module}.{function}')}, {module}_create,",
               f"    libraries, {len(queries)}u, inputs, {len(ins)}u, outputs, {len(outs)}u,",
+              f"    {'&ireerv_model_harts' if harts else 'NULL'},",
               "};"]
+    if harts:  # what the dispatcher reads of the model (runtime/runner/runner.h)
+        lines += ["", f"const runner_model_t runner_model = {{&{name}_model, NULL, 0}};"]
     return "\n".join(lines) + "\n"
 
 

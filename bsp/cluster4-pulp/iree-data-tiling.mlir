@@ -1,0 +1,134 @@
+// Which ops iree-compile data-tiles on cluster4-pulp, read through
+// --iree-preprocessing-transform-spec-filename (board.toml, [iree] preprocessing).
+//
+// Data tiling (--iree-global-opt-data-tiling) turns a matmul into packs of its
+// operands, linalg.mmt4d and an unpack; with --iree-llvmcpu-enable-ukernels=mmt4d
+// the mmt4d calls iree_uk_mmt4d, the board's cv.sdotsp.b kernel (mmt4d_sdotp.c).
+// That pays for int8 only.  By itself IREE marks every matmul for data tiling
+// (the pass AnnotateDataTilingHints), unless some op of the function already
+// carries the mark `iree.opt.data_tiling`: then only the marked ops are tiled.
+// So this spec marks each function (no linalg op, never tiled itself) and each
+// int8 contraction.  f32 matmuls keep the board library's register tiles: with
+// data tiling the 4x4 f32 matmul took 32,295 cycles instead of 11,823 (operands
+// padded to 8x8 tiles, soft-float in a C loop).
+// IREE generalizes named matmuls before it reads the marks, and a mark does not
+// survive that: the board's flag --iree-opt-generalize-matmul=false keeps them.
+// int8 convolutions of one row of taps (pointwise layers: a 1x1 convolution, or
+// the 1x2 one of stride 2 over channel pairs the TFLite translator makes of it,
+// tosa_layout.py channel_pairs) become matmuls here (img2col: for these a copy
+// of the input, which IREE fuses into the pack), and are marked once their unit
+// dimension is folded away (data tiling takes one row dimension, not 1 x rows;
+// the folding runs over the whole function, as IREE's own does later: kws's other
+// layers took the same cycles).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @match_i8_matmul(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    // Named matmuls only: a convolution's body is a contraction's too, and a
+    // convolution marked for data tiling fails the compile (with no message).
+    transform.match.operation_name %op ["linalg.matmul", "linalg.batch_matmul"]
+        : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      transform.match.structured.body %s {contraction = ["arith.muli", "arith.addi"]}
+          : !transform.any_op
+      %in = transform.match.structured.input %s[0] : (!transform.any_op) -> !transform.any_value
+      %bits = transform.match.structured.elemental_bitwidth %in
+          : (!transform.any_value) -> !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %bits, %c8 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // The matmul img2col leaves of a pointwise layer, its unit batch folded away:
+  // (rows, output channels, k).
+  transform.named_sequence @match_i8_matmul_generic(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c3 = transform.param.constant 3 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %rank, %c3 : !transform.param<i64>
+      transform.match.structured.dim %s[0, 1] {parallel} : !transform.any_op
+      transform.match.structured.dim %s[2] {reduction} : !transform.any_op
+      transform.match.structured.body %s {contraction = ["arith.muli", "arith.addi"]}
+          : !transform.any_op
+      %in = transform.match.structured.input %s[0] : (!transform.any_op) -> !transform.any_value
+      %bits = transform.match.structured.elemental_bitwidth %in
+          : (!transform.any_value) -> !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %bits, %c8 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // int8 convolutions of one row of at most two taps over 2 x 2 to 25 x 6 outputs:
+  // (n, oh, ow, f, kh, kw, c).
+  transform.named_sequence @match_i8_pointwise(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %in = transform.match.structured.input %s[0] : (!transform.any_op) -> !transform.any_value
+      %bits = transform.match.structured.elemental_bitwidth %in
+          : (!transform.any_value) -> !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %bits, %c8 : !transform.param<i64>
+      %kh = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %c1 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %kh, %c1 : !transform.param<i64>
+      // Rows of outputs to tile: the kernel's tile has 8 (a fully connected
+      // layer's one row padded to 8: ad 1,683,284 -> 2,900,093 cycles a call).
+      %oh = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %ow = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %oh, %c2 : !transform.param<i64>
+      transform.match.param.cmpi ge %ow, %c2 : !transform.param<i64>
+      // And few enough: the mmt4d's int32 sums are a buffer of their own (vww's
+      // 12x12 and larger layers asked for 222,948 bytes, more than its heap had).
+      %c25 = transform.param.constant 25 : i64 -> !transform.param<i64>
+      %c6 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi le %oh, %c25 : !transform.param<i64>
+      transform.match.param.cmpi le %ow, %c6 : !transform.param<i64>
+      %kw = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      transform.match.param.cmpi le %kw, %c2 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  transform.named_sequence @match_function(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["util.func", "func.func"] : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %convs = transform.collect_matching @match_i8_pointwise in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %convs : !transform.any_op {
+    ^bb0(%conv: !transform.any_op):
+      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    %funcs = transform.collect_matching @match_function in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes
+    } : !transform.any_op
+    %named = transform.collect_matching @match_i8_matmul in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.annotate %named "iree.opt.data_tiling" : !transform.any_op
+    %generic = transform.collect_matching @match_i8_matmul_generic in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.annotate %generic "iree.opt.data_tiling" : !transform.any_op
+    transform.annotate %funcs "iree.opt.data_tiling" : !transform.any_op
+    transform.yield
+  }
+}
