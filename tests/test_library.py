@@ -36,7 +36,7 @@ def test_the_header_names_the_model_and_its_sizes() -> None:
     shared = model_source.descriptor_source("kws", "module", "main", ["q"], ins, outs,
                                             harts=True)
     assert "    &ireerv_model_harts,\n};" in shared  # the archive's dispatcher (model_harts.c)
-    assert ".libraries = libraries, .library_count = 1u" in shared  # what it reads
+    assert "runner_model = {&kws_model, NULL, 0};" in shared  # what it reads
     assert model_source.c_name("kws-float") == "kws_float"
     assert model_source.c_name("1net") == "_1net"
 

@@ -22,6 +22,7 @@ const ireerv_model_t matmul_model = {
     IREERV_MODEL_MAGIC, IREERV_MODEL_VERSION,
     "matmul", "module.matmul_f32f32f32", module_create,
     libraries, 1u, inputs, 2u, outputs, 1u,
+    NULL,
 };
 
 static const uint32_t input0_data[] = {
