@@ -124,6 +124,7 @@ def test_the_published_figures_are_the_best_per_core_class() -> None:
                        if r["task"] == "keyword spotting") for label in refs}
     assert kws["best Cortex-M7 (X-CUBE-AI)"] == 3_168_998  # 280 MHz / 88.356
     assert kws["best Cortex-M4"] == 5_182_466  # 120 MHz / 23.155
+    assert kws["best Cortex-M33"] == 4_639_160  # 160 MHz / 34.489
     assert refs["v0.5 reference (Cortex-M4F)"]["extra"]
     assert kws["v0.5 reference (Cortex-M4F)"] == 21_830_089  # 120 MHz / 5.497
     assert refs["Cortex-M85, Helium"]["clock_hz"] == 480_000_000
