@@ -137,6 +137,8 @@ def models_bench_target(env, board: str | None = None):
                             "placement": placed.placement_name,
                             "unit": simulators.progress_unit(board.simulator),
                             "sources": index})
+    # The plan and the published figures: an edit of either makes the table anew.
+    sources += [env.File(str(models_bench.PLAN_FILE)), env.File(str(models_bench.PUBLISHED_FILE))]
     return env.Command([f"{BUILD}/bench/models.{ext}" for ext in ("json", "md", "svg")],
                        sources, short_action(_write_models, "BENCH"),
                        MODELS_ENTRIES=entries, MODELS_PLAN=plan)
