@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import SCons.Action
+
 from ireerv import simulators, targets
 from ireerv.formats.base import ModelError
 from ireerv.image import hal_exports, iree_compile, layout
@@ -111,7 +113,8 @@ def _model_archive(lenv, image, name: str, work: str) -> tuple[object, object]:
                           [module_o, desc_o, *harts, f"{idir}/model_kernel.o",
                            *module_files(archives)],
                           short_action(_localise, "LOCAL"), LIB_NAME=name)
-    archive = lenv.Command(f"{work}/lib{name}.a", joined[0], "$AR rcD $TARGET $SOURCES")
+    archive = lenv.Command(f"{work}/lib{name}.a", joined[0],
+                           SCons.Action.Action("$AR rcD $TARGET $SOURCES", "$ARCOMSTR"))
     return archive[0], joined[1]
 
 
