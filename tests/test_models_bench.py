@@ -10,9 +10,11 @@ from golden_files import check_golden
 
 from ireerv.bench import models, models_chart
 
-REFERENCES = [{"label": "DSP core", "source": "published elsewhere",
+REFERENCES = [{"label": "DSP core", "source": "published elsewhere", "clock_hz": 60_000_000,
+               "extra": False,
                "results": [{"task": "keyword spotting", "cycles": 4_790_000}]},
-              {"label": "other core", "source": "published too",
+              {"label": "other core", "source": "published too", "clock_hz": None,
+               "extra": True,
                "results": [{"task": "keyword spotting", "cycles": 23_950_000},
                            {"task": "image classification", "cycles": 84_500_000}]}]
 
@@ -96,16 +98,44 @@ def test_markdown_and_chart() -> None:
 
 def test_the_shipped_plan_loads(tmp_path: Path) -> None:
     plan = models.load_plan()
-    assert set(plan.boards) == {"qemu-virt", "cluster4"} and plan.profile_board == "qemu-virt"
+    assert plan.boards == ("qemu-virt", "cluster4", "cluster4-pulp")
+    assert plan.profile_board == "qemu-virt"
     assert plan.models and all(isinstance(m, str) for m, _, _ in plan.models)
-    m4 = next(r for r in plan.references if r["label"] == "Cortex-M4F, CMSIS-NN")
-    assert {"task": "keyword spotting", "cycles": 21_830_089} in m4["results"]  # 120 MHz / 5.497
     bad = tmp_path / "models.toml"
     bad.write_text("boards = ['qemu-virt']\n")
     with pytest.raises(models.ModelsPlanError, match="models.toml"):
         models.load_plan(bad)
+    broken = tmp_path / "published.toml"
+    broken.write_text("[[references]]\nlabel = 'x'\n")
+    with pytest.raises(models.ModelsPlanError, match="published.toml"):
+        models.load_plan(published=broken)
     with pytest.raises(models.ModelsPlanError, match="not a models bench table"):
         models.markdown({"schema": "other"})
+
+
+def test_the_published_figures_are_the_best_per_core_class() -> None:
+    refs = {r["label"]: r for r in models.load_references()}
+    main = [label for label, r in refs.items() if not r["extra"]]
+    assert main == ["best Cortex-M4", "best Cortex-M33", "Andes D45",
+                    "best Cortex-M7 (X-CUBE-AI)", "Cortex-M85, Helium"]
+    for label in main:  # every class has all four networks
+        assert len(refs[label]["results"]) == 4, label
+    kws = {label: next(r["cycles"] for r in refs[label]["results"]
+                       if r["task"] == "keyword spotting") for label in refs}
+    assert kws["best Cortex-M7 (X-CUBE-AI)"] == 3_168_998  # 280 MHz / 88.356
+    assert kws["best Cortex-M4"] == 5_182_466  # 120 MHz / 23.155
+    assert kws["best Cortex-M33"] == 4_639_160  # 160 MHz / 34.489
+    assert refs["v0.5 reference (Cortex-M4F)"]["extra"]
+    assert kws["v0.5 reference (Cortex-M4F)"] == 21_830_089  # 120 MHz / 5.497
+    assert refs["Cortex-M85, Helium"]["clock_hz"] == 480_000_000
+
+
+def test_one_board_of_the_plan() -> None:
+    plan = models.load_plan()
+    assert models.select_boards(plan, None) == plan.boards
+    assert models.select_boards(plan, "cluster4-pulp") == ("cluster4-pulp",)
+    with pytest.raises(models.ModelsPlanError, match="BOARD=nowhere is not one"):
+        models.select_boards(plan, "nowhere")
 
 
 def test_a_tuned_model_shows_its_untuned_build_beside_it() -> None:

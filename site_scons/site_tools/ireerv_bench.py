@@ -12,6 +12,8 @@ import functools
 import json
 from pathlib import Path
 
+from SCons.Script import ARGUMENTS
+
 from ireerv import simulators, targets
 from ireerv.bench import calls, cap, harts, harts_chart, models_chart, output, table
 from ireerv.bench import docs as bench_docs
@@ -105,11 +107,12 @@ def _profiled(env, image) -> list:
     return [profile[0], next((n for n in profile if str(n).endswith("layers.json")), None)]
 
 
-def models_bench_target(env):
-    """Every model of bench/models.toml on every board of it: build/bench/models.*"""
+def models_bench_target(env, board: str | None = None):
+    """Every model of bench/models.toml on every board of it, or on `board` alone:
+    build/bench/models.*"""
     try:
         plan = models_bench.load_plan()
-        boards = [load_board(name) for name in plan.boards]
+        boards = [load_board(name) for name in models_bench.select_boards(plan, board)]
         models = [(load_model(name, env.GetFetcher().path), task, prof)
                   for name, task, prof in plan.models]
     except (models_bench.ModelsPlanError, BoardError, ModelError) as err:
@@ -134,6 +137,8 @@ def models_bench_target(env):
                             "placement": placed.placement_name,
                             "unit": simulators.progress_unit(board.simulator),
                             "sources": index})
+    # The plan and the published figures: an edit of either makes the table anew.
+    sources += [env.File(str(models_bench.PLAN_FILE)), env.File(str(models_bench.PUBLISHED_FILE))]
     return env.Command([f"{BUILD}/bench/models.{ext}" for ext in ("json", "md", "svg")],
                        sources, short_action(_write_models, "BENCH"),
                        MODELS_ENTRIES=entries, MODELS_PLAN=plan)
@@ -203,8 +208,9 @@ def generate(env) -> None:
                "plain C; the cap table (cap); the harts table (bench-harts); softfloat-bench "
                "and models-bench", "measure", _bench),
         Target("models-bench", "every model of the models bench (bench/models.toml) on each "
-               "of its boards: per inference, image, RAM, verdict, soft-float share",
-               "measure", lambda env, request: env.ModelsBench()),
+               "of its boards (BOARD= on the command line: that board's rows alone): per "
+               "inference, image, RAM, verdict, soft-float share", "measure",
+               lambda env, request: env.ModelsBench(ARGUMENTS.get("BOARD"))),
         Target("docs-figures", "copy the bench's JSON into docs/figures/ and make the docs' "
                "figure tables from it (runs bench first)", "measure", _docs_figures),
         Target("bench-harts", "the harts table of bench alone: matmul 16/32/64 (IREE and plain "
