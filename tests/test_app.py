@@ -20,7 +20,7 @@ from ireerv.library import app
 
 NEEDS_INPUTS = ("iree",)  # for the `tree` fixture (conftest.py)
 TWO_MODELS = Path(__file__).parent / "data" / "two_models_app"
-TWO_MODELS_ONCE = Path(__file__).parent / "data" / "two_models_once"  # one call of each
+SHARED_RAM = Path(__file__).parent / "data" / "shared_ram_app"  # ad and qmatmul
 WORKERS = Path(__file__).parent / "data" / "workers_app"
 
 
@@ -50,23 +50,33 @@ def test_a_folder_without_sources_is_refused(tmp_path: Path) -> None:
         app.load(tmp_path / "nothing", "kws")
 
 
-def _runner(tree: Path, tmp_path: Path, model: str, sample: np.ndarray) -> list[int]:
-    np.save(tmp_path / f"{model}.npy", sample)
-    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt", f"INPUT={tmp_path}/{model}.npy",
+def _runner(tree: Path, tmp_path: Path, model: str, *samples: np.ndarray) -> list[int]:
+    names = []
+    for i, sample in enumerate(samples):
+        names.append(f"{tmp_path}/{model}{i}.npy")
+        np.save(names[-1], sample)
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=qemu-virt", f"INPUT={','.join(names)}",
                 f"OUTPUT={tmp_path}/{model}.npz").stdout
     assert "PASS:" in out, out[-2000:]
     with np.load(tmp_path / f"{model}.npz") as data:
         return [int(v) for name in data.files for v in data[name].reshape(-1)]
 
 
+def _printed(out: str) -> dict[str, list[int]]:
+    return {m: [int(v) for v in values.split()]
+            for m, values in re.findall(r"^(\w+):((?: -?\d+)+)$", out, re.M)}
+
+
+def _pattern(count: int, step: int) -> np.ndarray:
+    """The applications' inputs: element i is i * step, wrapped to int8."""
+    return (np.arange(count) * step % 256).astype(np.uint8).view(np.int8)
+
+
 def _same_as_the_runners(tree: Path, tmp_path: Path, out: str) -> None:
     """The application's printed outputs are the runner images' for the same inputs."""
-    got = {m: [int(v) for v in values.split()]
-           for m, values in re.findall(r"^(kws|ad):((?: -?\d+)+)$", out, re.M)}
-    kws_in = (np.arange(490) * 7 % 256).astype(np.uint8).view(np.int8).reshape(1, 49, 10, 1)
-    ad_in = (np.arange(640) * 3 % 256).astype(np.uint8).view(np.int8).reshape(1, 640)
-    assert got["kws"] == _runner(tree, tmp_path, "kws", kws_in)
-    assert got["ad"] == _runner(tree, tmp_path, "ad", ad_in)
+    got = _printed(out)
+    assert got["kws"] == _runner(tree, tmp_path, "kws", _pattern(490, 7).reshape(1, 49, 10, 1))
+    assert got["ad"] == _runner(tree, tmp_path, "ad", _pattern(640, 3).reshape(1, 640))
 
 
 @pytest.mark.upstream
@@ -84,16 +94,19 @@ def test_kws_and_ad_in_one_application(tree: Path, tmp_path: Path, fetcher) -> N
 
 @pytest.mark.upstream
 @pytest.mark.cluster
-def test_kws_and_ad_in_one_application_on_the_cluster(tree: Path, tmp_path: Path,
-                                                      fetcher) -> None:
-    """On cluster4 (hart 0 alone; all data in shared RAM, where ad's weights fit without
-    the runner's staging): the same outputs as the runner images give.  One call of each
-    model: every call on the simulator takes the better part of a minute."""
+def test_two_models_in_one_application_in_shared_ram_on_the_cluster(tree: Path, tmp_path: Path,
+                                                                   fetcher) -> None:
+    """On cluster4 with PLACEMENT=shared (hart 0 alone, all data in shared RAM, where ad's
+    weights fit without the runner's staging), ad and the int8 matmul qmatmul in one image
+    give the runner images' outputs.  Not kws: a call of it in shared RAM takes over a
+    minute on the simulator, and the library's arena probe makes three."""
     require_input(fetcher, "mlperf-tiny")
-    out = scons(tree, "run", f"APP={TWO_MODELS_ONCE}", "BOARD=cluster4",
-                "PLACEMENT=shared").stdout
+    out = scons(tree, "run", f"APP={SHARED_RAM}", "BOARD=cluster4", "PLACEMENT=shared").stdout
     assert "PASS: the application's main returned 0" in out, out[-3000:]
-    _same_as_the_runners(tree, tmp_path, out)
+    got = _printed(out)
+    assert got["ad"] == _runner(tree, tmp_path, "ad", _pattern(640, 3).reshape(1, 640))
+    assert got["qmatmul"] == _runner(tree, tmp_path, "qmatmul", _pattern(128, 5).reshape(8, 16),
+                                     _pattern(192, 11).reshape(16, 12))
 
 
 def _input_header(sample: np.ndarray) -> str:

@@ -1,8 +1,7 @@
 // An application (APP=): kws and ad in one image, through the ireerv API,
 // printing each output's bytes, and cycles as the runner prints them (each
 // figure between two reads of the counter: `scons profile` splits its trace
-// by them): the start-up (both opens), then calls 0 and 1 of kws, 2 and 3 of ad
-// (with ONE_CALL_EACH, call 0 of kws and 1 of ad: ../two_models_once).
+// by them): the start-up (both opens), then calls 0 and 1 of kws, 2 and 3 of ad.
 #include <stdint.h>
 #include <stdio.h>
 
@@ -52,14 +51,10 @@ int main(void) {
   const uint64_t cycles = bsp_cycles() - begin;
   if (!kws || !ad) return 1;
   printf("CYCLES startup %lu\n", (unsigned long)cycles);
-#ifdef ONE_CALL_EACH
-  if (call(kws, 0, kws_in, kws_out) || call(ad, 1, ad_in, ad_out)) return 1;
-#else
   if (call(kws, 0, kws_in, kws_out) || call(kws, 1, kws_in, kws_out) ||
       call(ad, 2, ad_in, ad_out) || call(ad, 3, ad_in, ad_out)) {
     return 1;
   }
-#endif
   print("kws", kws_out, sizeof kws_out);
   print("ad", ad_out, sizeof ad_out);
   return 0;
