@@ -215,42 +215,50 @@ def _release_check(target, source, env):
 
 def _check_digests(env, image, fresh: Path, work: Path) -> None:
     """Compare a fresh reference release with the committed digests: other machines' bytes."""
-    kind = env["TOOLCHAIN_KIND"]
+    kind, board = env["TOOLCHAIN_KIND"], image.key.board
     if not image.key.is_reference():
-        print(f"release-check: {digests.FILE_NAME} covers the reference release only "
+        print(f"release-check: {digests.FILE_NAME} covers each board's reference release only "
               f"(this one has {' '.join(image.key.reference_differences())}); not compared")
         return
+    path = PROJECT_ROOT / digests.FILE_NAME
     try:
-        problems = digests.compare(fresh, PROJECT_ROOT / digests.FILE_NAME, kind)
+        if board not in digests.boards(path):
+            print(f"release-check: {digests.FILE_NAME} has no table for BOARD={board}; "
+                  "not compared")
+            return
+        problems = digests.compare(fresh, path, board, kind)
     except digests.DigestError as err:
         raise SCons.Errors.BuildError(errstr=f"release-check: {err}") from None
+    table = digests.table_name(board, kind)
     if problems:
         raise SCons.Errors.BuildError(
-            errstr=f"release-check: the fresh build differs from [{kind}] in "
+            errstr=f"release-check: the fresh build differs from [{table}] in "
             f"{digests.FILE_NAME} (kept in {work}); first differing file: "
             f"{problems[0].split(':')[0]}\n  " + "\n  ".join(problems)
             + "\nIf the change is intended, regenerate them: "
-            + digests.REGENERATE.format(kind=kind))
+            + digests.REGENERATE.format(board=board, kind=kind))
     print(f"release-check: {len(digests.FILES)} files match the committed digests "
-          f"([{kind}] in {digests.FILE_NAME})")
+          f"([{table}] in {digests.FILE_NAME})")
 
 
 def _write_digests(target, source, env):
     release_dir = Path(source[0].abspath).parent
-    kind = env["TOOLCHAIN_KIND"]
-    digests.write(PROJECT_ROOT / digests.FILE_NAME, kind, digests.of_release(release_dir))
-    print(f"release-digests: [{kind}] written to {digests.FILE_NAME} from "
-          f"{release_dir.relative_to(PROJECT_ROOT)}")
+    kind, board = env["TOOLCHAIN_KIND"], env["DIGESTS_BOARD"]
+    digests.write(PROJECT_ROOT / digests.FILE_NAME, board, kind,
+                  digests.of_release(release_dir))
+    print(f"release-digests: [{digests.table_name(board, kind)}] written to "
+          f"{digests.FILE_NAME} from {release_dir.relative_to(PROJECT_ROOT)}")
 
 
 def release_digests(env, image):
-    """Rewrite the committed digests of the TOOLCHAIN in use from a reference release."""
+    """Rewrite the committed digests of the board and TOOLCHAIN in use from the board's
+    reference release."""
     if not image.key.is_reference():
         raise SCons.Errors.StopError(
-            "release-digests: the digests cover the reference release only; run it without "
-            + " ".join(image.key.reference_differences()))
+            "release-digests: the digests cover each board's reference release only; run it "
+            "without " + " ".join(image.key.reference_differences()))
     node = env.Alias("release-digests-run", release_target(env, image),
-                     SCons.Action.Action(_write_digests, None))
+                     SCons.Action.Action(_write_digests, None), DIGESTS_BOARD=image.key.board)
     env.AlwaysBuild(node)
     return node
 
@@ -279,8 +287,8 @@ def generate(env) -> None:
         Target("release-check", "rebuild the release in a fresh directory elsewhere and "
                "compare bytes, and with the committed digests (release-digests.toml)",
                "release", lambda env, request: env.ReleaseCheck(request.image), prepare),
-        Target("release-digests", "rewrite release-digests.toml's table for TOOLCHAIN from the "
-               "reference release built here", "release",
+        Target("release-digests", "rewrite release-digests.toml's table for BOARD and TOOLCHAIN "
+               "from the board's reference release built here", "release",
                lambda env, request: env.ReleaseDigests(request.image), prepare))
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ireerv.boards import Board, board_with_role, load_board
+from ireerv.boards import Board, load_board
 from ireerv.formats import given_data, is_named
 from ireerv.paths import BUILD, PROJECT_ROOT
 from ireerv.runtime import inline_hal
@@ -95,7 +95,8 @@ SETTINGS: tuple[Setting, ...] = (
             recorded=lambda v: f"sha256:{_input_digest(v)}"),
 )
 DEFAULT_PLACEMENT = "default"
-# The reference release (`scons release` with every default): what the digests cover.
+# A board's reference release (`scons release BOARD=<b>` with every other default): what
+# the digests cover.
 REFERENCE_MODEL = "matmul"
 
 
@@ -178,10 +179,8 @@ class ImageKey:
                 "size": self.size, **recorded}
 
     def reference_differences(self) -> list[str]:
-        """What makes this image other than the reference release (empty: it is it)."""
+        """What makes this image other than its board's reference release (empty: it is it)."""
         found = [f"MODEL={self.model}"] if self.model != REFERENCE_MODEL else []
-        if self.board != board_with_role("main").name:
-            found.append(f"BOARD={self.board}")
         if self.placement != DEFAULT_PLACEMENT:
             found.append(f"PLACEMENT={self.placement}")
         if self.size != self.default_size:
