@@ -35,8 +35,7 @@ JSON schema "ireerv-bench/1" (cycles and bytes as integers, ratios as ours / ref
     }
 
     Run = {"status": "passed" | "failed" | "missing", "reason": str | null,
-           "seconds": float | null, "startup_cycles": int | null,
-           "input_cycles": int | null, "call_cycles": [int]}
+           "seconds": float | null, "startup_cycles": int | null, "call_cycles": [int]}
 """
 
 from __future__ import annotations
@@ -147,7 +146,7 @@ def startup_cycles(record: Mapping[str, Any]) -> int | None:
 def _run(record: Mapping[str, Any] | None) -> dict[str, Any]:
     if record is None:
         return {"status": "missing", "reason": MISSING_RUN, "seconds": None,
-                "startup_cycles": None, "input_cycles": None, "call_cycles": []}  # fmt: skip
+                "startup_cycles": None, "call_cycles": []}  # fmt: skip
     calls = record.get("call_cycles") or []
     passed = record.get("passed") is True
     reason = None
@@ -163,7 +162,6 @@ def _run(record: Mapping[str, Any] | None) -> dict[str, Any]:
         "reason": reason,
         "seconds": float(seconds) if isinstance(seconds, int | float) else None,
         "startup_cycles": startup_cycles(record),
-        "input_cycles": _cycles(record.get("input_cycles")),
         "call_cycles": [c for c in map(_cycles, calls if isinstance(calls, list) else [])
                         if c is not None],
     }  # fmt: skip

@@ -50,8 +50,7 @@ def labels_and_figures(program_output: str) -> tuple[list[str], list[int]]:
     except RunnerOutputError as err:
         raise analyze.ProfileError(f"cannot read the runner's output: {err}") from None
     labels, figures = [], []
-    for name, value in (("startup", parsed.startup_cycles), ("inputs", parsed.input_cycles),
-                        ("warmup", parsed.warmup_cycles)):
+    for name, value in (("startup", parsed.startup_cycles), ("warmup", parsed.warmup_cycles)):
         if value is not None:
             labels.append(name)
             figures.append(value)

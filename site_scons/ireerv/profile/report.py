@@ -7,7 +7,7 @@
       "source": str,                       # how the trace was taken
       "elf": "image.elf",                  # base name only
       "phases": [{                         # the runner's figures in print order
-        "name": "startup" | "inputs" | "warmup" | "call 0" | ...,
+        "name": "startup" | "warmup" | "call 0" | ...,
         "total": int,                      # cost of the window (see analyze.py)
         "measured": int | null,            # the runner's own figure for it
         "instructions": int,               # instructions executed in it

@@ -12,7 +12,7 @@ failed run (it then says what failed); read by the bench.
      "passed": bool, "problems": [str],
      "reason": "passed" | "failed" | "timeout" | "cycle-limit" | "crash", "detail": str,
      "seconds": float,
-     "startup_cycles": int | null, "input_cycles": int | null, "call_cycles": [int],
+     "startup_cycles": int | null, "call_cycles": [int],
      "warmup_cycles": int | null (the warm-up call before the first measured one, which
                       fills the weight cache; null when the image has none),
      "worst": str,
@@ -54,7 +54,6 @@ class RunRecord:
     seconds: float
     problems: list[str] = field(default_factory=list)
     startup_cycles: int | None = None
-    input_cycles: int | None = None
     call_cycles: list[int] = field(default_factory=list)
     warmup_cycles: int | None = None
     worst: str = ""  # each output's element farthest from the reference
@@ -73,7 +72,7 @@ class RunRecord:
                    runtime=image.runtime, passed=verdict.passed, reason=result.reason,
                    detail=result.detail, seconds=round(result.seconds, 3),
                    problems=list(verdict.problems), startup_cycles=parsed.startup_cycles,
-                   input_cycles=parsed.input_cycles, call_cycles=list(parsed.call_cycles),
+                   call_cycles=list(parsed.call_cycles),
                    warmup_cycles=parsed.warmup_cycles,
                    worst=verdict.worst, harts=getattr(image, "harts", 1),
                    harts_auto=_auto(image),

@@ -19,7 +19,6 @@ class RunnerOutput:
 
     outputs: list[np.ndarray] = field(default_factory=list)
     startup_cycles: int | None = None
-    input_cycles: int | None = None
     warmup_cycles: int | None = None  # the warm-up call, where the image has one
     call_cycles: list[int] = field(default_factory=list)
     status: str | None = None
@@ -36,7 +35,7 @@ class RunnerOutput:
 
 
 _OUTPUT_LINE = re.compile(r"OUTPUT (\d+) ([a-z]+)(\d+) (scalar|\d+(?:x\d+)*):(.*)\Z")
-_CYCLES_LINE = re.compile(r"CYCLES (startup|inputs|warmup|call \d+) (\d+)\Z")
+_CYCLES_LINE = re.compile(r"CYCLES (startup|warmup|call \d+) (\d+)\Z")
 _WORKGROUPS_LINE = re.compile(r"WORKGROUPS((?: \d+x\d+x\d+)*)\Z")
 _HART_CYCLES_LINE = re.compile(r"HART_CYCLES((?: \d+)+)\Z")
 _MEMORY_LINE = re.compile(r"MEMORY (\w+)(?: (\d+))? (\d+)\Z")
@@ -82,8 +81,6 @@ def parse_runner_output(text: str) -> RunnerOutput:
             what, count = match.group(1), int(match.group(2))
             if what == "startup":
                 result.startup_cycles = count
-            elif what == "inputs":
-                result.input_cycles = count
             elif what == "warmup":
                 result.warmup_cycles = count
             else:
