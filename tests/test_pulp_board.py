@@ -48,7 +48,9 @@ def test_only_the_testbench_input_and_the_iree_features_differ() -> None:
         "--iree-global-opt-data-tiling", "--iree-opt-generalize-matmul=false",
         "--iree-llvmcpu-enable-ukernels=mmt4d", "--iree-llvmcpu-link-ukernel-bitcode=false",
         "--iree-preprocessing-transform-spec-filename=bsp/cluster4-pulp/iree-data-tiling.mlir",
-        "--iree-opt-const-expr-max-size-increase-threshold=0"}
+        "--iree-opt-const-expr-max-size-increase-threshold=0",
+        "--iree-preprocessing-pass-pipeline=builtin.module(util.func("
+        "iree-global-opt-detach-elementwise-from-named-ops))"}
     assert PULP.kernel_sources == (PROJECT_ROOT / "bsp" / "cluster4-pulp" / "mmt4d_sdotp.c",)
     assert CLUSTER4.kernel_sources == ()
 
