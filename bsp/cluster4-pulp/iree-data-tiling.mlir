@@ -103,6 +103,90 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
+  // int8 convolutions of at most two input channels over at most 25 x 6 outputs
+  // (kws's first layer: 10 x 2 taps over channel pairs, 320,000 MACs): their
+  // img2col is a gather of few bytes (k = 40, every tap), their matmul the
+  // board's kernel's (kws 4,692,280 -> 4,162,001 cycles a later call).
+  transform.named_sequence @match_i8_few_channels(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %in = transform.match.structured.input %s[0] : (!transform.any_op) -> !transform.any_value
+      %bits = transform.match.structured.elemental_bitwidth %in
+          : (!transform.any_value) -> !transform.param<i64>
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %bits, %c8 : !transform.param<i64>
+      %c = transform.match.structured.dim %s[6] : (!transform.any_op) -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi le %c, %c2 : !transform.param<i64>
+      // The sums' buffer, as for pointwise layers.
+      %oh = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %ow = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %c25 = transform.param.constant 25 : i64 -> !transform.param<i64>
+      %c6 = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi le %oh, %c25 : !transform.param<i64>
+      transform.match.param.cmpi le %ow, %c6 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // An img2col copy, its unit batch folded away: (rows, k), a plain copy from
+  // [H, W, C].  Those of a window of taps (the few-channel convolutions above)
+  // are miscompiled by IREE when their rows are tiled: its vectorizer copies 8
+  // rows as if they lay one after another in the input (true of a pointwise
+  // layer's rows, not of a window's), and a workgroup of 8 rows read the wrong
+  // input rows (kws: 2 of 12 outputs off TFLite's by 121; a lone convolution
+  // compiled for the host: 4,800 of 8,000 sums wrong).  So a window's copy is
+  // one workgroup of scalar loops (CPUDefault, no tiling; kws's first layer's
+  // takes 147,000 cycles).  A pointwise layer's copy keeps IREE's configuration
+  // (or its model's tuning): as scalar loops kws's took 95,000 cycles more each.
+  transform.named_sequence @match_window_copy(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %rank = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %rank, %c2 : !transform.param<i64>
+      transform.match.structured.dim %s[all] {parallel} : !transform.any_op
+      transform.match.structured.body %s {passthrough} : !transform.any_op
+      %n = transform.match.structured.num_inputs %s : (!transform.any_op) -> !transform.param<i64>
+      %c1 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %n, %c1 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
+  // A pointwise layer's img2col copy (its input [H, W, C] of C a multiple of 4, as
+  // no window copy above has): its rows follow one another, and IREE's own
+  // configuration (or the model's tuning) copies it in words.
+  transform.named_sequence @match_pointwise_copy(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %in = transform.get_operand %op[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %in = tensor<?x?x?xi8> : !transform.any_value
+    transform.iree.match.dim_is_multiple_of %in[2], 4 : !transform.any_value
+    transform.yield %op : !transform.any_op
+  }
+
+  transform.named_sequence @keep(%op: !transform.any_op {transform.readonly}) {
+    transform.yield
+  }
+
+  transform.named_sequence @scalar_copy(%op: !transform.any_op {transform.readonly}) {
+    %scalar = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [0, 0]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUDefault>>
+        -> !transform.any_param
+    transform.annotate %op "compilation_info" = %scalar : !transform.any_op, !transform.any_param
+    transform.yield
+  }
+
   transform.named_sequence @match_function(%op: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     transform.match.operation_name %op ["util.func", "func.func"] : !transform.any_op
@@ -113,6 +197,13 @@ module attributes {transform.with_named_sequence} {
     %convs = transform.collect_matching @match_i8_pointwise in %module
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %convs : !transform.any_op {
+    ^bb0(%conv: !transform.any_op):
+      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    %firsts = transform.collect_matching @match_i8_few_channels in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %firsts : !transform.any_op {
     ^bb0(%conv: !transform.any_op):
       %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -129,6 +220,12 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     transform.annotate %generic "iree.opt.data_tiling" : !transform.any_op
     transform.annotate %funcs "iree.opt.data_tiling" : !transform.any_op
+    %bodies = transform.collect_matching @match_function in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach_match in %bodies
+        @match_pointwise_copy -> @keep,
+        @match_window_copy -> @scalar_copy
+      : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

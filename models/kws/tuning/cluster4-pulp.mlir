@@ -33,7 +33,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
-  // generic 125x64, one input: the pointwise layer's img2col copy, fused into the pack
+  // generic 125x64, one input: a pointwise layer's img2col copy, fused into the pack
+  // (k = 64: the first layer's copy, k = 40, keeps the board's scalar one)
   transform.named_sequence @tuned_1(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
@@ -46,6 +47,9 @@ module attributes {transform.with_named_sequence} {
       %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
       %c125 = transform.param.constant 125 : i64 -> !transform.param<i64>
       transform.match.param.cmpi eq %d0, %c125 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d1, %c64 : !transform.param<i64>
       %n = transform.match.structured.num_inputs %s : (!transform.any_op) -> !transform.param<i64>
       %c1 = transform.param.constant 1 : i64 -> !transform.param<i64>
       transform.match.param.cmpi eq %n, %c1 : !transform.param<i64>
