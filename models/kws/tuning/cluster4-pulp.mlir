@@ -56,7 +56,7 @@ module attributes {transform.with_named_sequence} {
       transform.match.structured.yield %s : !transform.any_op
     }
     %config = transform.param.constant #iree_codegen.compilation_info<
-      lowering_config = #iree_cpu.lowering_config<distribution = [128,64], vector_common_parallel = [8,4]>,
+      lowering_config = #iree_cpu.lowering_config<distribution = [128,64], vector_common_parallel = [8,32]>,
       translation_info = #iree_codegen.translation_info<pipeline = CPUDoubleTilingExpert, {enable_loop_peeling}>>
         -> !transform.any_param
     transform.yield %m, %config : !transform.any_op, !transform.any_param
