@@ -158,7 +158,7 @@ def test_int8_matmuls_call_the_sdotp_kernel(shared_runs: SharedRuns, fetcher: Fe
 def test_kws_pointwise_layers_call_the_sdotp_kernel(shared_runs: SharedRuns,
                                                     fetcher: Fetcher) -> None:
     """kws with the board's default harts: its four pointwise layers and its first layer
-    data-tiled (bsp/cluster4-pulp/iree-data-tiling.mlir), 7,863,168 -> 4,060,266 cycles a
+    data-tiled (bsp/cluster4-pulp/iree-data-tiling.mlir), 7,863,168 -> 3,979,007 cycles a
     call (5,586,596 with the pointwise layers alone), outputs bit for bit LiteRT's."""
     for name in ("verilator", "cluster-tb-pulp", "mlperf-tiny"):
         require_input(fetcher, name)
