@@ -129,9 +129,8 @@ def models_bench_target(env, board: str | None = None):
             if image_tuning.used_by(model, board.name):  # tuned: untuned beside it
                 untuned = env.ModelImage(placed, model, None, "iree", tuning=image_tuning.UNTUNED)
                 picks[4] = env.RunResult(untuned, "bench-run.json", strict=False)[0]
-                record = image_tuning.record_path(model, board.name)
-                # A tuning written by hand has no tune's record: no kernels' figures.
-                picks[5] = env.File(str(record)) if record and record.is_file() else None
+                record = image_tuning.record_path(model, board.name)  # none: no kernels' figures
+                picks[5] = env.File(str(record)) if record else None
             index = [None if p is None else len(sources) + sum(q is not None for q in picks[:i])
                      for i, p in enumerate(picks)]
             sources += [p for p in picks if p is not None]

@@ -20,10 +20,14 @@ def folder(model: Model) -> Path | None:
     return model.folder / FOLDER if model.folder is not None else None
 
 
+def _existing(model: Model, name: str) -> Path | None:
+    found = folder(model)
+    return found / name if found and (found / name).is_file() else None
+
+
 def spec_path(model: Model, board: str) -> Path | None:
     """The tuned configurations for `board`, when the model has them."""
-    found = folder(model)
-    return found / f"{board}.mlir" if found and (found / f"{board}.mlir").is_file() else None
+    return _existing(model, f"{board}.mlir")
 
 
 def used_by(model: Model, board: str, tuning: str = TUNED) -> Path | None:
@@ -32,5 +36,6 @@ def used_by(model: Model, board: str, tuning: str = TUNED) -> Path | None:
 
 
 def record_path(model: Model, board: str) -> Path | None:
-    found = folder(model)
-    return found / f"{board}.json" if found else None
+    """The tune's record of the configurations for `board`: none for a tuning written by
+    hand."""
+    return _existing(model, f"{board}.json")
