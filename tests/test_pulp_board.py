@@ -119,9 +119,10 @@ def test_the_cores_run_pulp_instructions(fetcher: Fetcher, toolchain: Toolchain,
 @pytest.mark.upstream
 def test_the_sdotp_tile_is_exact_at_under_a_cycle_a_mac(fetcher: Fetcher, toolchain: Toolchain,
                                                       tmp_path: Path) -> None:
-    """The int8 tile with cv.sdotsp.b (bsp/cluster4-pulp/mmt4d_sdotp.c), one hart:
-    64x64x64 takes 133,461 cycles, 0.51 a MAC (144,207 before its post-increment loads;
-    the bound: 0.9, the aim for pointwise layers)."""
+    """The int8 tiles with cv.sdotsp.b (bsp/cluster4-pulp/mmt4d_sdotp.c), one hart:
+    64x64x64 takes 132,662 cycles, 0.51 a MAC (144,207 before its post-increment loads),
+    one row by 128x128 10,971, 0.67 a MAC (the bound: 0.9, the aim for pointwise
+    layers)."""
     require_input(fetcher, "verilator")
     require_input(fetcher, "cluster-tb-pulp")
     sim = vb.cluster_simulator(fetcher, tb_of(PULP), tmp_path / "logs")
@@ -131,9 +132,11 @@ def test_the_sdotp_tile_is_exact_at_under_a_cycle_a_mac(fetcher: Fetcher, toolch
     result = simulators.run_on_board(PULP, elf=elf, hex_file=hexfile, simulator=sim,
                                      maxcycles=20_000_000)
     assert result.passed and "MISMATCHES 0" in result.program_output, result.output
-    line = next(ln for ln in result.program_output.splitlines() if ln.startswith("CYCLES"))
-    cycles, macs = int(line.split()[2]), int(line.split()[4])
-    assert macs == 64**3 and cycles <= 0.9 * macs, line
+    lines = [ln.split() for ln in result.program_output.splitlines() if ln.startswith("CYCLES")]
+    figures = {words[1]: (int(words[2]), int(words[4])) for words in lines}
+    assert figures["mmt4d"][1] == 64**3 and figures["row"][1] == 128**2, lines
+    for cycles, macs in figures.values():
+        assert cycles <= 0.9 * macs, lines
 
 
 @pytest.mark.cluster
@@ -168,3 +171,22 @@ def test_kws_pointwise_layers_call_the_sdotp_kernel(shared_runs: SharedRuns,
     assert "iree_uk_mmt4d" in (run.folder / "image.map").read_text()
     cycles = later_call(record)
     assert cycles is not None and cycles <= 4_500_000, cycles
+
+
+@pytest.mark.cluster
+@pytest.mark.upstream
+def test_ad_fully_connected_layers_call_the_row_tile(shared_runs: SharedRuns,
+                                                     fetcher: Fetcher) -> None:
+    """ad with the board's default harts: its int8 fully connected layers data-tiled as
+    matmuls of one row (1x8x4 tiles, bsp/cluster4-pulp/iree-data-tiling.mlir), 1,683,374
+    -> 798,269 cycles a call, outputs those of cluster4's image; what is left is mostly
+    the weights staged over the shared path (494,130 cycles)."""
+    for name in ("verilator", "cluster-tb-pulp", "mlperf-tiny"):
+        require_input(fetcher, name)
+    run = shared_runs.run("MODEL=ad", "BOARD=cluster4-pulp")
+    record = run.record
+    assert record["passed"], record["worst"]
+    check = (run.folder / "hart_local_check.h").read_text()
+    assert "mmt4d_1x16x32x1x8x4_i8xi8xi32" in check
+    cycles = later_call(record)
+    assert cycles is not None and cycles <= 1_000_000, cycles
