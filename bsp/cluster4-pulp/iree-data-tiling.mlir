@@ -174,6 +174,47 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
+  // Wider pointwise layers, of 7 to 24 outputs a row and at most 64 output
+  // channels (vww's 12 x 12 x 64 ones: the int32 sums of one are 36 KiB), in the
+  // translator's channel-pair form only (1 x 2 taps, stride 2: each output row's
+  // inputs follow the last's, so IREE's tiled copy reads them rightly), int8
+  // weights (the kernel's): vww 15,080,425 -> 13,836,633 cycles a call.
+  transform.named_sequence @match_i8_pointwise_wide(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
+      %in = transform.match.structured.input %s[0] : (!transform.any_op) -> !transform.any_value
+      %bits = transform.match.structured.elemental_bitwidth %in
+          : (!transform.any_value) -> !transform.param<i64>
+      transform.match.param.cmpi eq %bits, %c8 : !transform.param<i64>
+      %w = transform.match.structured.input %s[1] : (!transform.any_op) -> !transform.any_value
+      %wbits = transform.match.structured.elemental_bitwidth %w
+          : (!transform.any_value) -> !transform.param<i64>
+      transform.match.param.cmpi eq %wbits, %c8 : !transform.param<i64>
+      %c1 = transform.param.constant 1 : i64 -> !transform.param<i64>
+      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
+      %kh = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
+      %kw = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
+      transform.match.param.cmpi eq %kh, %c1 : !transform.param<i64>
+      transform.match.param.cmpi eq %kw, %c2 : !transform.param<i64>
+      %oh = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %ow = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
+      %f = transform.match.structured.dim %s[3] : (!transform.any_op) -> !transform.param<i64>
+      %c7 = transform.param.constant 7 : i64 -> !transform.param<i64>
+      %c24 = transform.param.constant 24 : i64 -> !transform.param<i64>
+      %c64 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %ow, %c7 : !transform.param<i64>
+      transform.match.param.cmpi le %ow, %c24 : !transform.param<i64>
+      transform.match.param.cmpi le %oh, %c24 : !transform.param<i64>
+      transform.match.param.cmpi le %f, %c64 : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    transform.yield %m : !transform.any_op
+  }
+
   // int8 convolutions of at most two input channels over at most 25 x 6 outputs
   // (kws's first layer: 10 x 2 taps over channel pairs, 320,000 MACs): their
   // img2col is a gather of few bytes (k = 40, every tap), their matmul the
@@ -268,6 +309,13 @@ module attributes {transform.with_named_sequence} {
     %convs = transform.collect_matching @match_i8_pointwise in %module
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %convs : !transform.any_op {
+    ^bb0(%conv: !transform.any_op):
+      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    %wides = transform.collect_matching @match_i8_pointwise_wide in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %wides : !transform.any_op {
     ^bb0(%conv: !transform.any_op):
       %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
