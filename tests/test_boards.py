@@ -150,6 +150,8 @@ def edited(text: str, old: str, new: str) -> str:
         ("cluster4", 'harts_default = "auto"', "harts_default = true",
          "'harts_default' has the wrong type"),
         ("cluster4", "harts = 4", "harts = [", "board.toml: "),
+        ("cluster4", "harts = 4", 'harts = 4\ntunings_from = "cluster4"',
+         "'tunings_from' 'cluster4': name another board"),
         ("cluster4", 'kind = "code"', 'kind = "flash"', r"\[memory.shared\]: kind must be one of"),
         ("cluster4", "origin = 0x18000000", "origin = 0x00100000",
          "regions shared and spm0 overlap"),

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from scons_helpers import scons
 
+from ireerv.boards import load_board
 from ireerv.formats import MODELS_DIR, canonical_model, load_model
 from ireerv.image import tuning
 
@@ -40,8 +41,16 @@ def test_a_model_folder_anywhere_has_its_own_tuning(tmp_path: Path) -> None:
     spec = folder / "tuning" / "cluster4.mlir"
     spec.parent.mkdir()
     spec.write_text("")
-    assert tuning.used_by(model, "cluster4") == spec
-    assert tuning.used_by(model, "cluster4", tuning.UNTUNED) is None
+    cluster4, pulp = load_board("cluster4"), load_board("cluster4-pulp")
+    assert tuning.used_by(model, cluster4) == spec
+    assert tuning.used_by(model, cluster4, tuning.UNTUNED) is None
+    # cluster4-pulp borrows cluster4's tunings (board.toml tunings_from), not its record.
+    spec.with_suffix(".json").write_text("{}")
+    assert tuning.used_by(model, pulp) == spec and tuning.record_path(model, pulp) is None
+    own = spec.with_name("cluster4-pulp.mlir")
+    own.write_text("")
+    assert tuning.used_by(model, pulp) == own and tuning.record_path(model, pulp) is None
+    assert tuning.record_path(model, cluster4) == spec.with_suffix(".json")
 
 
 @pytest.mark.upstream

@@ -126,10 +126,10 @@ def models_bench_target(env, board: str | None = None):
                      env.SizeReportFiles(image)[0], None, None, None, None]
             if profiled and board.name == plan.profile_board:
                 picks[2:4] = _profiled(env, image)
-            if image_tuning.used_by(model, board.name):  # tuned: untuned beside it
+            if image_tuning.used_by(model, board):  # tuned: untuned beside it
                 untuned = env.ModelImage(placed, model, None, "iree", tuning=image_tuning.UNTUNED)
                 picks[4] = env.RunResult(untuned, "bench-run.json", strict=False)[0]
-                record = image_tuning.record_path(model, board.name)  # none: no kernels' figures
+                record = image_tuning.record_path(model, board)  # none: no kernels' figures
                 picks[5] = env.File(str(record)) if record else None
             index = [None if p is None else len(sources) + sum(q is not None for q in picks[:i])
                      for i, p in enumerate(picks)]

@@ -72,7 +72,7 @@ def _model_entry(image) -> dict:
              "mlir-sha256": sha256_file(source)}
     if model.data_files:
         given["data-files"] = release.data_files(source, model.data_files)
-    tuning = (image_tuning.used_by(image.model, image.board.name,
+    tuning = (image_tuning.used_by(image.model, image.board,
                                  image.key.value("TUNING"))
               if image.runtime == "iree" else None)
     if tuning:  # the tuned kernel configurations the image was compiled with

@@ -182,6 +182,15 @@ class Board:
     # Kernels the board provides to iree-compile's code (board.toml `kernel_sources`):
     # compiled at KERNEL_OPT in every build, the other BSP sources at the profile's.
     kernel_sources: tuple[Path, ...] = ()
+    # The board whose tunings a model without one of this board's compiles with
+    # (board.toml `tunings_from`; None: only its own).
+    tunings_from: str | None = None
+
+    @property
+    def tuning_boards(self) -> tuple[str, ...]:
+        """The boards whose tuning a model's image takes, in order: its own, then the one
+        it borrows from."""
+        return (self.name, self.tunings_from) if self.tunings_from else (self.name,)
 
     @property
     def build_name(self) -> str:

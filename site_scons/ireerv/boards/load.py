@@ -91,10 +91,19 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str) -> 
             f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
 
 
+def _tunings_from(data: dict[str, Any], name: str) -> str | None:
+    """The board whose tunings this one borrows (`tunings_from`), or None."""
+    other = _opt(data, "tunings_from", str, "board.toml", None)
+    if other is not None and (other == name or not _BOARD_RE.match(other)):
+        raise BoardError(f"'tunings_from' {other!r}: name another board")
+    return other
+
+
 def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
     _check_keys(data, ("name", "description", "harts", "harts_default", "roles", "sources",
                        "kernel_sources", "compile", "memory", "placement", "placements",
-                       "devices", "iree", "simulator", "sharing"), "board.toml")
+                       "devices", "iree", "simulator", "sharing", "tunings_from"),
+               "board.toml")
     roles = tuple(_opt(data, "roles", list, "board.toml", []))
     if not set(roles) <= set(ROLES):
         raise BoardError(f"'roles' {list(roles)}: known roles are {', '.join(ROLES)}")
@@ -145,6 +154,7 @@ def _parse(name: str, path: Path, data: dict[str, Any]) -> Board:
         placements=placements,
         harts_default=harts_default,
         sharing=sharing,
+        tunings_from=_tunings_from(data, name),
     )
     _check_hooks(board)
     return board

@@ -51,7 +51,7 @@ def image_key(env, board: Board, build: ModelBuild, runtime: str, harts: int | s
     if runtime != "iree":
         hal = DEFAULT_HAL
     tuning = tuning or env.get("TUNING", image_tuning.TUNED)
-    if runtime != "iree" or image_tuning.spec_path(model, board.name) is None:
+    if runtime != "iree" or image_tuning.spec_path(model, board) is None:
         tuning = image_tuning.TUNED
     return ImageKey.of(
         model=build.arg, variant=model.variant(build.size), board=board.name,

@@ -223,7 +223,7 @@ def _merged_library(benv, model: Model, key: ImageKey, idir: str, harts: int) ->
     """The board's library with its harts library (several harts) and the model's tuning
     (`scons tune`) merged in ahead of it; None: the library as it is."""
     board = benv["BOARD_SPEC"]
-    tuning = image_tuning.used_by(model, board.name, key.value("TUNING"))
+    tuning = image_tuning.used_by(model, board, key.value("TUNING"))
     overlays = [(PROJECT_ROOT / board.iree.harts_library, spec.HARTS)] \
         if harts > 1 and board.iree.harts_library else []
     overlays += [(Path(str(tuning)), spec.TUNED)] if tuning is not None else []
