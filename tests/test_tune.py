@@ -20,6 +20,7 @@ from ireerv.tune.measure import Result, Round, kernel_cycles
 CONV = "main_dispatch_4_conv_2d_nhwc_hwcf_1x25x5x64x1x2x32_i8xi8xi32"
 DEPTHWISE = "main_dispatch_3_depthwise_conv_2d_nhwc_hwc_1x25x5x64x3x3_i8xi8xi32"
 MATMUL = "qmatmul64_i8i8i32_dispatch_0_matmul_like_64x64x64_i8xi8xi32"
+UNPACK = "main_dispatch_3_unpack_elementwise_125x64_i32xi32xi32xi32xi32xi8"  # cluster4-pulp
 TUNING, PROFILE = "models/m/tuning/b.mlir", "build/b/m/profile.json"  # in a copy
 FILES = (TUNING, PROFILE)
 
@@ -31,6 +32,9 @@ def test_dispatches_are_read_from_kernel_symbols() -> None:
     assert space.parse_key(conv.key) == conv
     assert space.parse_symbol(MATMUL).linalg_op == "linalg.generic"
     assert space.parse_symbol("main_dispatch_2_slow_memcpy") is None
+    unpack = space.parse_symbol(UNPACK)
+    assert (unpack.dims, unpack.linalg_op, unpack.body, unpack.min_inputs) == (
+        (125, 64), "linalg.generic", None, 2)
     assert space.parse_symbol("main_dispatch_14_reduction_320x25_i8xi32") is None
     # A name without all of the op's loops cannot be matched exactly: left alone.
     assert space.parse_symbol("main_dispatch_1_conv_2d_nhwc_hwcf_25x5x64x10x2x2_i8xi8xi32") \
@@ -49,24 +53,29 @@ def test_candidates_divide_the_loops_and_keep_their_sums_in_registers() -> None:
     matmul = space.candidates(space.parse_symbol(MATMUL), 100)
     assert all(t.parallel[0] * t.parallel[1] <= space.MAX_SUMS for t in matmul)
     assert {t.distribution[1] for t in found} == {1, 25}  # rows per workgroup: one or all
+    # An unpack's steps, peeled, in one workgroup: kws's best by hand (8 x 8) first.
+    unpack = space.candidates(space.parse_symbol(UNPACK), 100)
+    assert unpack[0] == space.Tiles((128, 64), (8, 8), (), space.PEELED)
+    assert len(unpack) == 25 and {t.distribution for t in unpack} == {(128, 64)}
 
 
-def _chosen() -> list[tuple[space.Dispatch, space.Tiles]]:
-    conv, matmul = space.parse_symbol(CONV), space.parse_symbol(MATMUL)
-    return [(conv, space.candidates(conv, 1)[0]), (matmul, space.candidates(matmul, 1)[0])]
+def _chosen(*symbols: str) -> list[tuple[space.Dispatch, space.Tiles]]:
+    chosen = map(space.parse_symbol, symbols or (CONV, MATMUL))
+    return [(d, space.candidates(d, 1)[0]) for d in chosen]
 
 
 def test_the_tuning_file_has_the_form_the_build_merges() -> None:
-    text = spec.render("Tuned configurations of a test.\n", _chosen())
+    text = spec.render("Tuned configurations of a test.\n", _chosen(CONV, MATMUL, UNPACK))
     check_golden("tuning-spec.mlir", text)
     library = (PROJECT_ROOT / "bsp/common/iree-tiles.mlir").read_text()
     merged = spec.merge(library, text)
     entries = merged.split("foreach_match in %variant_op\n", 1)[1].split("\n")
-    assert [e.strip() for e in entries[:3]] == [
+    assert [e.strip() for e in entries[:4]] == [
         "@tuned_0 -> @apply_op_config,", "@tuned_1 -> @apply_op_config,",
+        "@tuned_2 -> @apply_op_config,",
         "@match_i8_copy -> @apply_op_config,"]  # tuned matchers first: they win
-    assert merged.count("transform.named_sequence @tuned_") == 2
-    assert merged.index("@tuned_1(") < merged.index("@__kernel_config(")
+    assert merged.count("transform.named_sequence @tuned_") == 3
+    assert merged.index("@tuned_2(") < merged.index("@__kernel_config(")
     with pytest.raises(spec.SpecError, match="no tuned matchers"):
         spec.merge(library, library)
     with pytest.raises(spec.SpecError, match="single @__kernel_config"):

@@ -73,11 +73,38 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m, %config : !transform.any_op, !transform.any_param
   }
 
+  // unpack_elementwise_125x64_i32xi32xi32xi32xi32xi8: workgroup 128x64, parallel 8x8
+  transform.named_sequence @tuned_2(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    %m = transform.match.structured failures(propagate) %op
+        : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %d0 = transform.match.structured.dim %s[0] : (!transform.any_op) -> !transform.param<i64>
+      %v0 = transform.param.constant 125 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d0, %v0 : !transform.param<i64>
+      %d1 = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
+      %v1 = transform.param.constant 64 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %d1, %v1 : !transform.param<i64>
+      %n = transform.match.structured.num_inputs %s : (!transform.any_op) -> !transform.param<i64>
+      %vn = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %n, %vn : !transform.param<i64>
+      transform.match.structured.yield %s : !transform.any_op
+    }
+    %config = transform.param.constant #iree_codegen.compilation_info<
+      lowering_config = #iree_cpu.lowering_config<distribution = [128, 64],
+          vector_common_parallel = [8, 8]>,
+      translation_info = #iree_codegen.translation_info<pipeline = CPUDoubleTilingExpert, {enable_loop_peeling}>>
+        -> !transform.any_param
+    transform.yield %m, %config : !transform.any_op, !transform.any_param
+  }
+
   transform.named_sequence @__kernel_config(%variant_op: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %res = transform.foreach_match in %variant_op
         @tuned_0 -> @apply_op_config,
-        @tuned_1 -> @apply_op_config
+        @tuned_1 -> @apply_op_config,
+        @tuned_2 -> @apply_op_config
       : (!transform.any_op) -> !transform.any_op
     transform.yield %res : !transform.any_op
   }

@@ -6,7 +6,9 @@ configuration can match exactly that op of exactly those bounds.  Candidates are
 register tiles the board's library chooses among by hand (output columns by output
 channels, kernel-column and channel steps for convolutions; rows by columns by k steps
 for matmuls), ordered by a count of a step's instructions per multiply-accumulate, so a
-budget of n tries the n that promise most.
+budget of n tries the n that promise most.  On a board that data-tiles int8 matmuls
+(cluster4-pulp) the dispatch that unpacks a matmul's int32 tiles into its consumer (the
+requantisation: `unpack_elementwise_125x64_...`) is tuned too, by its vector steps.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import product
+from math import log2
 
 # The ops a tune configures, as dispatch names call them: their loop count and linalg op
 # (a "matmul_like" is a generic op of one multiply-add, checked by its body too).
@@ -22,10 +25,11 @@ OPS = {
     "depthwise_conv_2d_nhwc_hwc": (6, "linalg.depthwise_conv_2d_nhwc_hwc"),  # n, oh, ow, c, kh, kw
     "matmul": (3, "linalg.matmul"),  # m, n, k
     "matmul_like": (3, "linalg.generic"),
+    "unpack_elementwise": (2, "linalg.generic"),  # rows, columns of the unpacked sums
 }
 # The layer kind each op computes, as tables name it.
 KINDS = {"conv_2d_nhwc_hwcf": "convolution", "depthwise_conv_2d_nhwc_hwc": "depthwise",
-         "matmul": "matmul", "matmul_like": "matmul"}
+         "matmul": "matmul", "matmul_like": "matmul", "unpack_elementwise": "unpack"}
 _SYMBOL = re.compile(r"_dispatch_\d+_(?P<op>[a-z0-9_]+?)_(?P<dims>\d+(?:x\d+)+)"
                      r"(?:_(?P<types>[a-z0-9]+(?:x[a-z0-9]+)*))?$")
 # What a step may keep in registers (31 less pointers, counters and scratch): its sums,
@@ -35,6 +39,9 @@ MAX_OPERANDS = 24
 CONV_PIPELINE = "CPUConvTileAndDecomposeExpert"
 WIDTHS = range(1, 9)  # output columns (or matmul rows) a step computes
 CHANNELS = (1, 2, 4)  # output channels (or matmul columns) a step computes
+# An unpack's vector steps (rows, columns): around 64 elements, kws's best by hand.
+UNPACK_STEPS = (1, 2, 4, 8, 16)
+PEELED = "CPUDoubleTilingExpert, {enable_loop_peeling}"
 
 
 class SpaceError(Exception):
@@ -55,11 +62,19 @@ class Dispatch:
 
     @property
     def body(self) -> str | None:
-        """The multiply-add a generic op's body must be (None: a named op)."""
-        if self.linalg_op != "linalg.generic":
+        """The multiply-add a generic op's body must be (None: a named op, or no
+        contraction)."""
+        if self.linalg_op != "linalg.generic" or self.op == "unpack_elementwise":
             return None
         return '"arith.mulf", "arith.addf"' if self.types.startswith("f") else \
             '"arith.muli", "arith.addi"'
+
+    @property
+    def min_inputs(self) -> int | None:
+        """The fewest inputs the op has, where its bounds alone would take another op too:
+        an unpack's consumer reads the sums and per-channel columns, the img2col copy of
+        the same bounds (in the pack's dispatch) one input."""
+        return 2 if self.op == "unpack_elementwise" else None
 
     @property
     def key(self) -> str:
@@ -77,9 +92,9 @@ class Tiles:
     pipeline: str
 
     def label(self) -> str:
+        reduction = f", reduction {'x'.join(map(str, self.reduction))}" if self.reduction else ""
         return (f"workgroup {'x'.join(map(str, self.distribution))}, "
-                f"parallel {'x'.join(map(str, self.parallel))}, "
-                f"reduction {'x'.join(map(str, self.reduction))}")
+                f"parallel {'x'.join(map(str, self.parallel))}{reduction}")
 
     def as_json(self) -> dict[str, object]:
         return {"distribution": list(self.distribution), "parallel": list(self.parallel),
@@ -159,13 +174,26 @@ def _matmul(d: Dispatch) -> list[tuple[float, Tiles]]:
                               _divisors(k, (1, 2, 4))):
         cost = _cost(tm * tn * tk, (tm + tn) * tk, tm * tn, (tm + tn) * tk)
         if cost is not None:
-            found.append((cost, Tiles((tm, 64, 0), (tm, tn, 0), (0, 0, tk),
-                                      "CPUDoubleTilingExpert, {enable_loop_peeling}")))
+            found.append((cost, Tiles((tm, 64, 0), (tm, tn, 0), (0, 0, tk), PEELED)))
+    return found
+
+
+def _unpack(d: Dispatch) -> list[tuple[float, Tiles]]:
+    """Vector steps of rows x columns, peeled, in one workgroup (kws on cluster4-pulp:
+    8 x 8 the fastest of 12 shapes, 4,744,661 cycles a call against 5,097,076); ranked by
+    how far a step is from 64 elements, then from square."""
+    rows, cols = d.dims
+    whole = (-(-rows // 8) * 8, cols)
+    found = []
+    for tr, tc in product(UNPACK_STEPS, UNPACK_STEPS):
+        if tr <= rows and tc <= cols:
+            cost = abs(log2(tr * tc) - 6) + abs(log2(tr / tc)) / 8
+            found.append((cost, Tiles(whole, (tr, tc), (), PEELED)))
     return found
 
 
 _CANDIDATES = {"conv_2d_nhwc_hwcf": _conv, "depthwise_conv_2d_nhwc_hwc": _depthwise,
-               "matmul": _matmul, "matmul_like": _matmul}
+               "matmul": _matmul, "matmul_like": _matmul, "unpack_elementwise": _unpack}
 
 
 def candidates(d: Dispatch, budget: int) -> list[Tiles]:

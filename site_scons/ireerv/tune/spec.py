@@ -55,6 +55,15 @@ def matcher(index: int, dispatch: Dispatch, tiles: Tiles) -> str:
     if dispatch.body:
         checks.append("      transform.match.structured.body %s "
                       f"{{contraction = [{dispatch.body}]}} : !transform.any_op")
+    if dispatch.min_inputs:
+        checks += [
+            "      %n = transform.match.structured.num_inputs %s : (!transform.any_op) "
+            "-> !transform.param<i64>",
+            f"      %vn = transform.param.constant {dispatch.min_inputs} : i64 "
+            "-> !transform.param<i64>",
+            "      transform.match.param.cmpi ge %n, %vn : !transform.param<i64>"]
+    reduction = (f",\n          vector_reduction = {_list(tiles.reduction)}>"
+                 if tiles.reduction else ">")
     return "\n".join([
         f"  // {dispatch.key}: {tiles.label()}",
         f"  transform.named_sequence @tuned_{index}(%op: !transform.any_op "
@@ -70,8 +79,7 @@ def matcher(index: int, dispatch: Dispatch, tiles: Tiles) -> str:
         "    %config = transform.param.constant #iree_codegen.compilation_info<",
         "      lowering_config = #iree_cpu.lowering_config<"
         f"distribution = {_list(tiles.distribution)},",
-        f"          vector_common_parallel = {_list(tiles.parallel)},",
-        f"          vector_reduction = {_list(tiles.reduction)}>,",
+        f"          vector_common_parallel = {_list(tiles.parallel)}{reduction},",
         "      translation_info = #iree_codegen.translation_info<"
         f"pipeline = {tiles.pipeline}>>",
         "        -> !transform.any_param",
