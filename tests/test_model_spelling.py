@@ -42,16 +42,17 @@ def test_a_model_folder_anywhere_has_its_own_tuning(tmp_path: Path) -> None:
     spec.parent.mkdir()
     spec.write_text("")
     cluster4, pulp = load_board("cluster4"), load_board("cluster4-pulp")
-    assert tuning.used_by(model, cluster4) == spec
-    assert tuning.used_by(model, cluster4, tuning.UNTUNED) is None
-    # cluster4-pulp borrows cluster4's tunings (board.toml tunings_from), not its record.
+    assert tuning.used_by(model, cluster4) == (spec,)
+    assert tuning.used_by(model, cluster4, tuning.UNTUNED) == ()
+    # cluster4-pulp borrows cluster4's tunings (board.toml tunings_from), not its record;
+    # with a tuning of its own it merges both, its own first.
     spec.with_suffix(".json").write_text("{}")
-    assert tuning.used_by(model, pulp) == spec and tuning.record_path(model, pulp) is None
+    assert tuning.used_by(model, pulp) == (spec,) and tuning.record_path(model, pulp) is None
     own = spec.with_name("cluster4-pulp.mlir")
     own.write_text("")
-    assert tuning.used_by(model, pulp) == own and tuning.record_path(model, pulp) is None
+    assert tuning.used_by(model, pulp) == (own, spec) and tuning.spec_path(model, pulp) == own
+    assert tuning.record_path(model, pulp) is None
     assert tuning.record_path(model, cluster4) == spec.with_suffix(".json")
-
 
 @pytest.mark.upstream
 def test_a_model_builds_the_same_however_it_is_spelled(tree: Path) -> None:

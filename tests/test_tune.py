@@ -76,6 +76,12 @@ def test_the_tuning_file_has_the_form_the_build_merges() -> None:
         "@match_i8_copy -> @apply_op_config,"]  # tuned matchers first: they win
     assert merged.count("transform.named_sequence @tuned_") == 3
     assert merged.index("@tuned_2(") < merged.index("@__kernel_config(")
+    # A borrowed tuning goes in renamed beside the board's own: both sets of matchers, the
+    # own ahead.
+    both = spec.merge(spec.merge(library, spec.renamed(text, spec.BORROWED), spec.BORROWED),
+                      text)
+    assert both.count("transform.named_sequence @borrowed_") == 3
+    assert both.index("@tuned_0 -> ") < both.index("@borrowed_0 -> ")
     with pytest.raises(spec.SpecError, match="no tuned matchers"):
         spec.merge(library, library)
     with pytest.raises(spec.SpecError, match="single @__kernel_config"):

@@ -72,12 +72,13 @@ def _model_entry(image) -> dict:
              "mlir-sha256": sha256_file(source)}
     if model.data_files:
         given["data-files"] = release.data_files(source, model.data_files)
-    tuning = (image_tuning.used_by(image.model, image.board,
-                                 image.key.value("TUNING"))
-              if image.runtime == "iree" else None)
-    if tuning:  # the tuned kernel configurations the image was compiled with
-        given |= {"tuning": tuning.relative_to(PROJECT_ROOT).as_posix(),
-                  "tuning-sha256": sha256_file(tuning)}
+    tunings = (image_tuning.used_by(image.model, image.board, image.key.value("TUNING"))
+               if image.runtime == "iree" else ())
+    # The tuned kernel configurations the image was compiled with: the board's own, and
+    # the one it borrows from another board.
+    for name, tuning in zip(("tuning", "tuning-borrowed"), tunings, strict=False):
+        given |= {name: tuning.relative_to(PROJECT_ROOT).as_posix(),
+                  f"{name}-sha256": sha256_file(tuning)}
     return given
 
 

@@ -220,13 +220,16 @@ def _link(env, benv, idir: str, objects: list, runtime: str) -> list:
 
 
 def _merged_library(benv, model: Model, key: ImageKey, idir: str, harts: int) -> str | None:
-    """The board's library with its harts library (several harts) and the model's tuning
-    (`scons tune`) merged in ahead of it; None: the library as it is."""
+    """The board's library with its harts library (several harts) and the model's tunings
+    (`scons tune`; the board's own, and the one it borrows) merged in ahead of it; None:
+    the library as it is."""
     board = benv["BOARD_SPEC"]
-    tuning = image_tuning.used_by(model, board, key.value("TUNING"))
+    tunings = image_tuning.used_by(model, board, key.value("TUNING"))
     overlays = [(PROJECT_ROOT / board.iree.harts_library, spec.HARTS)] \
         if harts > 1 and board.iree.harts_library else []
-    overlays += [(Path(str(tuning)), spec.TUNED)] if tuning is not None else []
+    # Each overlay goes ahead of those before it: the board's own tuning last, so it wins.
+    prefixes = (spec.TUNED, spec.BORROWED)[:len(tunings)]
+    overlays += list(zip(reversed(tunings), reversed(prefixes), strict=True))
     if not overlays or not board.iree.library:
         return None
     merged = benv.Command(f"{idir}/{image_tuning.MERGED}",
@@ -243,7 +246,8 @@ def _merge_tiles(target, source, env):
         try:
             # Checked alone: iree-compile would name the merged file's lines, not its own.
             iree_compile.check_library(iree_compile_path(env), Path(str(overlay)))
-            text = spec.merge(text, Path(str(overlay)).read_text(), prefix)
+            text = spec.merge(text, spec.renamed(Path(str(overlay)).read_text(), prefix),
+                              prefix)
         except spec.SpecError as err:
             build_error(f"{overlay}: {err}")
         except (iree_compile.CompileError, FetchError) as err:

@@ -2,8 +2,9 @@
 
 A model folder has one, wherever it is (models/<name> or a folder given as MODEL); a model
 given as a single file has none.  Which folder MODEL names is decided once, by
-formats.load_model (Model.folder).  A board may borrow another's tunings for models that
-have none of its own (board.toml `tunings_from`: Board.tuning_boards)."""
+formats.load_model (Model.folder).  A board may borrow another's tunings (board.toml
+`tunings_from`: Board.tuning_boards): an image merges the board's own tuning and the
+other board's, its own winning where both configure a dispatch."""
 
 from __future__ import annotations
 
@@ -28,22 +29,27 @@ def _existing(model: Model, name: str) -> Path | None:
 
 
 def spec_path(model: Model, board: Board) -> Path | None:
-    """The tuned configurations for `board`, when the model has them: its own, else those of
-    the board it borrows tunings from."""
-    for name in board.tuning_boards:
-        found = _existing(model, f"{name}.mlir")
-        if found is not None:
-            return found
-    return None
+    """The tuned configurations for `board` that come first, when the model has any: its
+    own, else those of the board it borrows tunings from."""
+    found = files(model, board)
+    return found[0] if found else None
 
 
-def used_by(model: Model, board: Board, tuning: str = TUNED) -> Path | None:
-    """The tuning file an image uses, with one hart or several: none with TUNING=none."""
-    return spec_path(model, board) if tuning == TUNED else None
+def files(model: Model, board: Board) -> tuple[Path, ...]:
+    """Every tuning an image for `board` merges, first the one that wins: the board's own,
+    then the board's it borrows from (its matchers take what the own file leaves)."""
+    return tuple(found for name in board.tuning_boards
+                 if (found := _existing(model, f"{name}.mlir")) is not None)
+
+
+def used_by(model: Model, board: Board, tuning: str = TUNED) -> tuple[Path, ...]:
+    """The tuning files an image uses (files()), with one hart or several: none with
+    TUNING=none."""
+    return files(model, board) if tuning == TUNED else ()
 
 
 def record_path(model: Model, board: Board) -> Path | None:
     """The tune's record of `board`'s own configurations: none for a tuning written by hand
-    or borrowed from another board (its figures are that board's)."""
-    own = spec_path(model, board)
-    return _existing(model, f"{board.name}.json") if own and own.stem == board.name else None
+    (or only borrowed: its figures are the other board's)."""
+    return _existing(model, f"{board.name}.json") if _existing(model, f"{board.name}.mlir") \
+        else None

@@ -16,6 +16,7 @@ from ireerv.tune.space import Dispatch, Tiles
 _ENTRY = "  transform.named_sequence @__kernel_config("
 _FOREACH = "transform.foreach_match in %variant_op\n"
 TUNED, HARTS = "tuned", "harts"  # the matchers' prefixes: a tuning file's, the harts library's
+BORROWED = "borrowed"  # a tuning file's borrowed from another board, renamed from TUNED
 
 
 def _sequences(prefix: str) -> re.Pattern[str]:
@@ -102,6 +103,12 @@ def render(header: str, chosen: Sequence[tuple[Dispatch, Tiles]]) -> str:
             "    %res = " + _FOREACH + entries
             + "      : (!transform.any_op) -> !transform.any_op\n"
             "    transform.yield %res : !transform.any_op\n  }\n}\n")
+
+
+def renamed(overlay: str, prefix: str) -> str:
+    """A tuning file's matchers under `prefix` (BORROWED: beside the board's own file's,
+    whose names are the same); other overlays as they are."""
+    return overlay.replace(f"@{TUNED}_", f"@{prefix}_") if prefix == BORROWED else overlay
 
 
 def merge(library: str, overlay: str, prefix: str = TUNED) -> str:
