@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ireerv.tune import spec
+from ireerv.tune.space import Tiles
 from ireerv.tune.tuner import Outcome
 from ireerv.util.files import atomic_write
 
@@ -71,9 +72,7 @@ def summary(doc: dict[str, Any]) -> str:
              f"({100 * (doc['untuned'] - doc['tuned']) / doc['untuned']:.1f}% fewer)"]
     for row in doc["dispatches"]:
         won = row["chosen"]
-        tiles = (f"workgroup {'x'.join(map(str, won['distribution']))}, parallel "
-                 f"{'x'.join(map(str, won['parallel']))}, reduction "
-                 f"{'x'.join(map(str, won['reduction']))}" if won else "the board's library")
+        tiles = Tiles.from_json(won).label() if won else "the board's library"
         lines.append(f"  {row['dispatch']:<52} {row['untuned']:>11,} {row['tuned']:>11,}  "
                      f"{tiles}")
     return "\n".join(lines)
