@@ -40,17 +40,14 @@ def copied_folder(model_dir: Path) -> str:
 
 
 def place_model(tree: Path, model_dir: Path | None) -> None:
-    """A model folder outside the project, copied into `tree` as models/<its name> (its
-    tuning folder left out: each round writes its own)."""
+    """A model folder outside the project, copied into `tree` as models/<its name> with its
+    tuning folder, as a model of the project is: each round writes or removes the tuned
+    board's own file, and a tuning the board borrows is merged as in any build."""
     if model_dir is None:
         return
     dest = tree / copied_folder(model_dir)
     shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(model_dir, dest, symlinks=True, ignore=_tuning_at(model_dir))
-
-
-def _tuning_at(model_dir: Path) -> Callable[[str, list[str]], list[str]]:
-    return lambda folder, names: ["tuning"] if Path(folder) == model_dir else []
+    shutil.copytree(model_dir, dest, symlinks=True)
 
 
 def _fresh_tree(root: Path, tree: Path, model_dir: Path | None) -> None:
