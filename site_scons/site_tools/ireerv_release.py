@@ -76,7 +76,8 @@ def _model_entry(image) -> dict:
                if image.runtime == "iree" else ())
     # The tuned kernel configurations the image was compiled with: the board's own, and
     # the one it borrows from another board.
-    for name, tuning in zip(("tuning", "tuning-borrowed"), tunings, strict=False):
+    for tuning in tunings:
+        name = "tuning" if tuning.stem == image.board.name else "tuning-borrowed"
         given |= {name: tuning.relative_to(PROJECT_ROOT).as_posix(),
                   f"{name}-sha256": sha256_file(tuning)}
     return given

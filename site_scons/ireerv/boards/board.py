@@ -182,7 +182,7 @@ class Board:
     # Kernels the board provides to iree-compile's code (board.toml `kernel_sources`):
     # compiled at KERNEL_OPT in every build, the other BSP sources at the profile's.
     kernel_sources: tuple[Path, ...] = ()
-    # The board whose tunings a model without one of this board's compiles with
+    # The board whose tuning of a model its images merge behind this board's own
     # (board.toml `tunings_from`; None: only its own).
     tunings_from: str | None = None
 
