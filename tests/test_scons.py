@@ -68,6 +68,7 @@ def test_malformed_mlir_is_reported(tree: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.upstream
+@pytest.mark.own_builds  # a build's own output: the session's cache may hold this image
 def test_plain_c_image_and_noop_rebuild(tree: Path) -> None:
     first = scons(tree, "image", *PLAIN).stdout
     image = tree / "build" / "qemu-virt" / "matmul-4-c"
