@@ -77,7 +77,7 @@ def _model_entry(image) -> dict:
     # The tuned kernel configurations the image was compiled with: the board's own, and
     # the one it borrows from another board.
     for tuning in tunings:
-        name = "tuning" if tuning.stem == image.board.name else "tuning-borrowed"
+        name = "tuning-borrowed" if image_tuning.borrowed(tuning, image.board) else "tuning"
         given |= {name: tuning.relative_to(PROJECT_ROOT).as_posix(),
                   f"{name}-sha256": sha256_file(tuning)}
     return given

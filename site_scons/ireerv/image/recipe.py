@@ -228,8 +228,8 @@ def _merged_library(benv, model: Model, key: ImageKey, idir: str, harts: int) ->
     overlays = [(PROJECT_ROOT / board.iree.harts_library, spec.HARTS)] \
         if harts > 1 and board.iree.harts_library else []
     # Each overlay goes ahead of those before it: the board's own tuning last, so it wins.
-    prefixes = (spec.TUNED, spec.BORROWED)[:len(tunings)]
-    overlays += list(zip(reversed(tunings), reversed(prefixes), strict=True))
+    overlays += [(t, spec.BORROWED if image_tuning.borrowed(t, board) else spec.TUNED)
+                 for t in reversed(tunings)]
     if not overlays or not board.iree.library:
         return None
     merged = benv.Command(f"{idir}/{image_tuning.MERGED}",

@@ -42,6 +42,11 @@ def files(model: Model, board: Board) -> tuple[Path, ...]:
                  if (found := _existing(model, f"{name}.mlir")) is not None)
 
 
+def borrowed(tuning: Path, board: Board) -> bool:
+    """Whether a tuning file files() gave is another board's, not `board`'s own."""
+    return tuning.stem != board.name
+
+
 def used_by(model: Model, board: Board, tuning: str = TUNED) -> tuple[Path, ...]:
     """The tuning files an image uses (files()), with one hart or several: none with
     TUNING=none."""
