@@ -179,8 +179,10 @@ def test_ad_fully_connected_layers_call_the_row_tile(shared_runs: SharedRuns,
                                                      fetcher: Fetcher) -> None:
     """ad with the board's default harts: its int8 fully connected layers data-tiled as
     matmuls of one row (1x8x4 tiles, bsp/cluster4-pulp/iree-data-tiling.mlir), 1,683,374
-    -> 798,269 cycles a call, outputs those of cluster4's image; what is left is mostly
-    the weights staged over the shared path (494,130 cycles)."""
+    -> 798,269 cycles a call, outputs those of cluster4's image; the layers whose weights
+    hart 0's weight cache cannot hold run on harts 1-3, which keep those weights in their
+    own scratchpads (runtime/runner/parallel.c, delegate): 798,269 -> 375,611, below the
+    board's target of 0.6 M."""
     for name in ("verilator", "cluster-tb-pulp", "mlperf-tiny"):
         require_input(fetcher, name)
     run = shared_runs.run("MODEL=ad", "BOARD=cluster4-pulp")
@@ -189,4 +191,4 @@ def test_ad_fully_connected_layers_call_the_row_tile(shared_runs: SharedRuns,
     check = (run.folder / "hart_local_check.h").read_text()
     assert "mmt4d_1x16x32x1x8x4_i8xi8xi32" in check
     cycles = later_call(record)
-    assert cycles is not None and cycles <= 1_000_000, cycles
+    assert cycles is not None and cycles <= 600_000, cycles

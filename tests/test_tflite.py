@@ -526,9 +526,10 @@ def test_harts_auto_copies_row_slices_of_strided_layers(tree: Path, fetcher: Fet
 def test_harts_auto_keeps_staged_constants_on_the_cluster(shared_runs: SharedRuns,
                                                           fetcher: Fetcher) -> None:
     """HARTS=auto with placement large (ad): the weights are kept in the scratchpad the heap
-    leaves free (most of ad's 270,912 bytes) by the warm-up call, so every call stages only
-    the rest; the harts' stacks, never needed, take none of that room; the outputs are one
-    hart's, bit for bit."""
+    leaves free (most of ad's 270,912 bytes) by the warm-up call; with one hart every call
+    stages the rest, with four harts 1-3 run the layers of the rest and keep their weights
+    (parallel.c, delegate), also from the warm-up on; the harts' stacks, never needed, take
+    none of hart 0's room; the outputs are one hart's, bit for bit."""
     runs = _shared_auto_and_one_hart(shared_runs, fetcher, "ad")
     assert "PASS: 640 output elements match LiteRT" in runs["auto"], runs["auto"][-2000:]
     for text in runs.values():  # the warm-up call keeps them: each call stages the rest
@@ -536,7 +537,11 @@ def test_harts_auto_keeps_staged_constants_on_the_cluster(shared_runs: SharedRun
         warm_up = re.search(r"^CYCLES warmup (\d+)$", text, re.M)
         assert len(calls) == 2 and calls[0] <= 1.02 * calls[1], text[-2000:]
         assert warm_up and int(warm_up.group(1)) > calls[1] / 2, text[-2000:]
+    helpers = re.search(r"cycles per hart on its shares: [\d,]+, ([\d,]+)", runs["auto"])
+    assert helpers and int(helpers.group(1).replace(",", "")) > 0, runs["auto"][-2000:]
     kept = {h: re.search(r"^MEMORY weight_cache (\d+)$", text, re.M) for h, text in runs.items()}
     assert kept["1"] and int(kept["1"].group(1)) > 150_000, runs["1"][-2000:]
-    assert kept["auto"] and kept["auto"].group(1) == kept["1"].group(1)
+    # At least one hart's: the harts' stacks take none of it, and where harts 1-3 run the
+    # rest hart 0 needs no staging area (208,704 bytes against 192,256).
+    assert kept["auto"] and int(kept["auto"].group(1)) >= int(kept["1"].group(1))
     assert _same_outputs(runs)

@@ -179,6 +179,33 @@ static inline uint32_t resident_span(void) {
   return span <= RESIDENT_LIMIT ? span : 0;
 }
 
+// Weights kept apart from the data (placement `large`: BSP_STAGED_CONSTANTS)
+// never change either.  A hart keeps the bytes of them it copied in, a
+// binding's range at a time, in its own scratchpad below the mirror, from
+// one call to the next, for as long as KEEP_RESERVE stays free for the
+// share's other copies (parallel.c hands such dispatches to harts 1..:
+// delegate).  The table of kept ranges sits there too; hart h empties it the
+// first time it runs a share (keep_ready[h]).
+#if BSP_STAGED_CONSTANTS && !RUNNER_HARTS_LIBRARY
+#define KEEPS_CONSTANTS 1
+extern const uint8_t __constants_start[], __constants_end[];
+#else
+#define KEEPS_CONSTANTS 0
+#endif
+#define KEPT_MAX 64
+#define KEEP_RESERVE (64 * 1024)
+typedef struct kept_range_t {
+  const uint8_t* from;  // in shared RAM
+  uint32_t bytes;
+  uint8_t* copy;        // in the hart's scratchpad
+} kept_range_t;
+typedef struct keep_t {
+  uint32_t count;
+  uint8_t* bottom;  // the lowest copy's start (the table's, with none)
+  kept_range_t ranges[KEPT_MAX];
+} keep_t;
+static uint32_t keep_ready[BSP_HARTS];
+
 typedef struct local_frame_t {
   runner_local_job_t job;
   published_t published;
@@ -192,6 +219,7 @@ typedef struct local_frame_t {
   uint32_t range_count;
   uint32_t* resident_map;  // NULL: nothing kept (resident_span() is 0)
   uint8_t* mirror;         // .rodata's bytes at the same offsets
+  keep_t* keep;            // NULL: no constants kept (KEEPS_CONSTANTS 0)
   uint32_t constants[MAX_CONSTANTS];
   iree_alignas(64) iree_hal_executable_workgroup_state_v0_t workgroup;
 } local_frame_t;
@@ -511,6 +539,67 @@ static void keep_resident(local_frame_t* f, uint32_t offset, uint32_t bytes) {
   }
 }
 
+// The bytes [*lo, *hi) of binding i that the share's ranges span (both 0:
+// none), *lo a multiple of 64.
+static void binding_span(const local_frame_t* f, unsigned i, uint32_t* lo,
+                         uint32_t* hi) {
+  *lo = UINT32_MAX, *hi = 0;
+  for (uint32_t k = 0; k < f->range_count; ++k) {
+    const range_t* r = &f->ranges[k];
+    if (r->binding != i) continue;
+    if (r->from < *lo) *lo = r->from;
+    if (r->to > *hi) *hi = r->to;
+  }
+  if (*lo > *hi) *lo = *hi = 0;  // nothing of it is touched
+  *lo &= ~63u;
+}
+
+// The kept copy of [from, + bytes), made now if the keep may grow down to
+// `floor`, or NULL.
+static uint8_t* kept_range_copy(keep_t* k, const uint8_t* from, uint32_t bytes,
+                          const uint8_t* floor) {
+  for (uint32_t e = 0; e < k->count; ++e) {
+    const kept_range_t* r = &k->ranges[e];
+    if (r->from == from && r->bytes == bytes) return r->copy;
+  }
+  uint8_t* copy = (uint8_t*)(((uintptr_t)k->bottom - bytes) & ~(uintptr_t)63);
+  if (k->count == KEPT_MAX || copy < floor) return NULL;
+  copy_in((uint32_t*)copy, NULL, (const uint32_t*)from, bytes);
+  k->ranges[k->count++] = (kept_range_t){from, bytes, copy};
+  k->bottom = copy;
+  return copy;
+}
+
+// Binds the read-only bindings among the kept-apart constants to kept
+// copies of their spans (made now where there is room); returns those bound
+// and lowers *limit below the keep.
+static uint32_t bind_kept(local_frame_t* f, uint32_t resident, uint8_t* free,
+                          uint8_t** limit) {
+  uint32_t mask = 0;
+#if KEEPS_CONSTANTS
+  keep_t* k = f->keep;
+  for (unsigned i = 0; i < f->dispatch.binding_count; ++i) {
+    const uint8_t* at = f->shared[i];
+    if (((resident >> i) & 1) || !((f->job.read_only >> i) & 1) ||
+        at < __constants_start || at + f->lengths[i] > __constants_end) {
+      continue;
+    }
+    uint32_t lo, hi;
+    binding_span(f, i, &lo, &hi);
+    if (lo == hi) continue;
+    uint8_t* copy = kept_range_copy(k, at + lo, hi - lo, free + KEEP_RESERVE);
+    if (!copy) continue;
+    f->bindings[i] = copy - lo;
+    f->originals[i] = NULL;
+    mask |= 1u << i;
+  }
+  *limit = k->bottom;
+#else
+  (void)f, (void)resident, (void)free, (void)limit;
+#endif
+  return mask;
+}
+
 // Lays out and fills the copies; returns false if they do not fit.  A
 // binding's copy spans its ranges only, placed so that its base pointer keeps
 // the shared one's alignment to 64 bytes (what the kernels assume).
@@ -526,21 +615,16 @@ static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
   share_ranges(f, begin, end);
   const uint32_t changing = ~(f->job.read_only | f->job.write_only);
   const uint32_t resident = resident_bindings(f);
+  const uint32_t kept = f->keep ? bind_kept(f, resident, free, &limit) : 0;
   for (unsigned i = 0; i < n; ++i) {
+    if ((kept >> i) & 1) continue;  // bound above
     if ((resident >> i) & 1) {
       f->bindings[i] = f->mirror + (f->shared[i] - __rodata_start);
       f->originals[i] = NULL;
       continue;
     }
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (uint32_t k = 0; k < f->range_count; ++k) {
-      const range_t* r = &f->ranges[k];
-      if (r->binding != i) continue;
-      if (r->from < lo) lo = r->from;
-      if (r->to > hi) hi = r->to;
-    }
-    if (lo > hi) lo = hi = 0;  // nothing of it is touched
-    lo &= ~63u;
+    uint32_t lo, hi;
+    binding_span(f, i, &lo, &hi);
     free = align64(free);
     f->bindings[i] = free - lo;
     free += hi - lo;
@@ -554,6 +638,7 @@ static bool copy_bindings(local_frame_t* f, uint8_t* free, uint8_t* limit,
     const range_t* r = &f->ranges[k];
     const unsigned i = r->binding;
     uint8_t* copy = (uint8_t*)f->bindings[i] + r->from;
+    if ((kept >> i) & 1) continue;  // there since it was kept
     if ((resident >> i) & 1) {
       keep_resident(f, (uint32_t)(f->shared[i] - __rodata_start) + r->from,
                     r->to - r->from);
@@ -620,6 +705,22 @@ static void set_up_mirror(uint8_t* base, unsigned hart, uint8_t** limit) {
   *limit = mirror;
 }
 
+// Sets up the hart's keep of constants (keep_ready above), below `limit`.
+static void set_up_keep(uint8_t* base, unsigned hart, uint8_t* limit) {
+  local_frame_t* f = (local_frame_t*)base;
+  f->keep = NULL;
+  if (!KEEPS_CONSTANTS) return;
+  keep_t* k = (keep_t*)(((uintptr_t)limit - sizeof(keep_t)) & ~(uintptr_t)63);
+  uint32_t ready;
+  copy_in(&ready, NULL, &keep_ready[hart], 4);
+  if (!ready) {
+    k->count = 0;
+    k->bottom = (uint8_t*)k;
+    store_bytes(&keep_ready[hart], 1, 15);
+  }
+  f->keep = k;
+}
+
 // Workgroups [begin, end) of the published dispatch on hart `hart`, from its
 // own scratchpad: copies in, runs, writes back.  Runs on the hart's own stack
 // (on_stack) and touches the shared path only through copy_in, wait_turn,
@@ -631,6 +732,7 @@ static uint32_t local_share(const runner_local_job_t* job, unsigned hart,
   uint8_t* base = (uint8_t*)(BSP_HART_LOCAL_ORIGIN + hart * BSP_HART_LOCAL_LENGTH);
   uint8_t* limit = base + BSP_HART_LOCAL_LENGTH - LOCAL_STACK;
   set_up_mirror(base, hart, &limit);
+  set_up_keep(base, hart, limit);
   local_frame_t* f = (local_frame_t*)base;
   copy_in((uint32_t*)&f->job, NULL, (const uint32_t*)job, sizeof *job);
   copy_in((uint32_t*)&f->published, NULL, (const uint32_t*)&published, 8);
@@ -718,6 +820,22 @@ uint32_t runner_local_share(const runner_local_job_t* job, unsigned hart,
 }
 
 static const runner_slice_t slices[] = {RUNNER_HART_LOCAL_SLICES};
+
+bool runner_local_splits(iree_hal_local_executable_t* executable,
+                         iree_host_size_t ordinal, uint32_t bindings) {
+  const int i = find_library(executable, ordinal) ? find_entry(ordinal) : -1;
+  if (i < 0 || entries[i].mode != RUNNER_LOCAL_MODE_LOCAL ||
+      (bindings & ~entries[i].read_only)) {
+    return false;
+  }
+  uint32_t split = 0;
+  for (uint32_t k = entries[i].first_slice;
+       k < entries[i].first_slice + entries[i].slice_count; ++k) {
+    const runner_slice_t* s = &slices[k];
+    if (s->step[0] | s->step[1] | s->step[2]) split |= 1u << s->binding;
+  }
+  return (bindings & ~split) == 0;
+}
 
 // The one dimension with more than one workgroup, or -1.
 static int only_dimension(const uint32_t counts[3]) {
@@ -910,6 +1028,12 @@ void runner_local_prepare(
 }
 
 #else  // harts run their shares in place
+
+bool runner_local_splits(iree_hal_local_executable_t* executable,
+                         iree_host_size_t ordinal, uint32_t bindings) {
+  (void)executable, (void)ordinal, (void)bindings;
+  return false;
+}
 
 uint32_t runner_local_share(const runner_local_job_t* job, unsigned hart,
                             uint32_t begin, uint32_t end) {

@@ -63,6 +63,13 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
                               iree_host_size_t ordinal,
                               uint32_t binding_count);
 
+// Whether harts 1.. may run dispatch `ordinal` from their own scratchpads
+// with each workgroup reading a part of its own of every binding in
+// `bindings` (bit i: binding i), all read-only: harts sharing it then copy,
+// and keep, each byte of them once (parallel.c's delegate).
+bool runner_local_splits(iree_hal_local_executable_t* executable,
+                         iree_host_size_t ordinal, uint32_t bindings);
+
 // Hart `hart` (>= 1): workgroups [begin, end) of the published dispatch, run
 // from its own scratchpad.  An iree_status_code_t, or RUNNER_LOCAL_DOES_NOT_FIT
 // (nothing ran: the caller runs the share in place).

@@ -69,7 +69,7 @@ runner_plan_site_t* runner_plan_site(const void* executable,
   for (uint32_t probe = 0; probe < SITE_CAPACITY; ++probe) {
     runner_plan_site_t* site = &sites[(ordinal + probe) % SITE_CAPACITY];
     if (!site->executable) {
-      *site = (runner_plan_site_t){executable, ordinal, 0, 0, 0, 0, 0};
+      *site = (runner_plan_site_t){executable, ordinal, 0, 0, 0, 0, 0, 0};
       return site;
     }
     if (site->executable == executable && site->ordinal == ordinal) return site;

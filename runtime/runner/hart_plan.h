@@ -17,6 +17,7 @@ typedef struct runner_plan_site_t {
   uint32_t harts;  // harts it uses (0: not decided yet; 1: hart 0 alone)
   uint32_t first;  // hart 0's workgroups (0: an even split)
   uint32_t runs;   // runs on several harts so far
+  uint32_t stages; // 1: its weights are staged, not delegated (parallel.c)
 } runner_plan_site_t;
 
 // The site of (executable, ordinal), new ones zeroed; NULL when the table is

@@ -37,6 +37,17 @@
 #include "bsp_config.h"
 #include "staging.h"
 
+// The warm-up of staging alone (images without staged constants have none).
+static inline iree_status_t warm_up_staging(
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state) {
+#if BSP_STAGED_CONSTANTS && !RUNNER_HARTS_LIBRARY
+  return runner_stage_warm_up(dispatch_state);
+#else
+  (void)dispatch_state;
+  return iree_ok_status();
+#endif
+}
+
 #if RUNNER_HARTS > 1
 
 #include "bsp.h"
@@ -76,6 +87,7 @@ typedef struct runner_job_t {
   uint32_t total;  // workgroups
   uint32_t first;  // workgroups of hart 0 (0: every hart takes the same)
   uint32_t harts;  // harts taking part (the others' shares are empty)
+  uint32_t from_hart;  // the first of them: 1 for a dispatch delegated (below)
   runner_local_job_t local;  // for harts running from their own scratchpads
   iree_byte_span_t local_memory[RUNNER_HARTS];
   iree_status_code_t status[RUNNER_HARTS];
@@ -159,8 +171,10 @@ static iree_status_t issue_range(unsigned hart, uint32_t begin, uint32_t end) {
 
 static iree_status_code_t run_share(unsigned hart) {
   const uint32_t count = job.total - job.base;
-  const uint32_t begin = job.base + share_begin(count, job.first, hart, job.harts);
-  const uint32_t end = job.base + share_begin(count, job.first, hart + 1, job.harts);
+  if (hart < job.from_hart) return IREE_STATUS_OK;
+  const unsigned k = hart - job.from_hart, harts = job.harts - job.from_hart;
+  const uint32_t begin = job.base + share_begin(count, job.first, k, harts);
+  const uint32_t end = job.base + share_begin(count, job.first, k + 1, harts);
   if (begin == end) return IREE_STATUS_OK;
   if (hart && job.local.fn) {
     const uint32_t code = runner_local_share(&job.local, hart, begin, end);
@@ -540,23 +554,119 @@ static __attribute__((noinline)) iree_status_t run_many(
   return share(executable, ordinal, dispatch_state, local_memory, total, site);
 }
 
-static iree_status_t run_dispatch(
-    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
-    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
-    uint32_t processor_id, iree_byte_span_t local_memory) {
-  (void)processor_id;
-  const uint32_t x = dispatch_state->workgroup_count_x;
-  const uint32_t y = dispatch_state->workgroup_count_y;
-  const uint32_t z = dispatch_state->workgroup_count_z;
+// Notes a dispatch's workgroup counts (for the output); returns its
+// workgroups.
+static uint32_t note_counts(const iree_hal_executable_dispatch_state_v0_t* d) {
+  const uint32_t x = d->workgroup_count_x;
+  const uint32_t y = d->workgroup_count_y;
+  const uint32_t z = d->workgroup_count_z;
   if (count_length < COUNT_CAPACITY) {
     counts[count_length][0] = x;
     counts[count_length][1] = y;
     counts[count_length][2] = z;
     ++count_length;
   }
-  const uint32_t total = x * y * z;
+  return x * y * z;
+}
+
+static iree_status_t run_dispatch(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    uint32_t processor_id, iree_byte_span_t local_memory) {
+  (void)processor_id;
+  const uint32_t total = note_counts(dispatch_state);
   if (total < 2) return run_whole(executable, ordinal, dispatch_state, local_memory);
   return run_many(executable, ordinal, dispatch_state, local_memory, total);
+}
+
+#if BSP_STAGED_CONSTANTS && !RUNNER_HARTS_LIBRARY
+#if defined(BSP_SHARING_COPY_IN_CYCLES)
+#define COPY_IN_CYCLES BSP_SHARING_COPY_IN_CYCLES  // a word over the shared path
+#define OVERHEAD_CYCLES BSP_SHARING_OVERHEAD_CYCLES  // waking, joining the harts
+#else
+#define COPY_IN_CYCLES 1
+#define OVERHEAD_CYCLES 0
+#endif
+
+// A dispatch whose weights hart 0's weight cache does not hold (`pending`:
+// the bindings it would stage, every call): harts 1.. run all its workgroups
+// from their own scratchpads instead, where each keeps the bytes of those
+// weights its share reads from one call to the next (hart_local.c).  The
+// weights then cross the shared path once a run, not once a call, and hart
+// 0 copies nothing.  Only where each workgroup reads a part of every such
+// binding of its own (runner_local_splits): a hart keeps its parts alone;
+// and only where staging them would take longer than waking the harts and
+// what they copy in and write back every call, the kept weights apart (the
+// plan's figures, hart_plan.h): vww's last depthwise layers stage a few KiB
+// of weights, but their harts would copy in whole buffers of activations
+// (delegated, vww took 130,000 cycles more).
+// Returns false when it cannot (nothing ran); else *status is the run's.
+static bool delegate(iree_hal_local_executable_t* executable,
+                     iree_host_size_t ordinal,
+                     const iree_hal_executable_dispatch_state_v0_t* d,
+                     iree_byte_span_t local_memory, uint32_t pending,
+                     iree_status_t* status) {
+  // A site's layers have the same shapes: one refusal holds for all of them.
+  runner_plan_site_t* site = runner_plan_site(executable, ordinal);
+  if (site && site->stages) return false;
+  if (!runner_local_splits(executable, ordinal, pending)) {
+    if (site) site->stages = 1;
+    return false;
+  }
+  job.executable = executable;
+  job.ordinal = ordinal;
+  job.dispatch_state = d;
+  job.base = job.first = 0;
+  job.total = d->workgroup_count_x * d->workgroup_count_y * d->workgroup_count_z;
+  job.harts = RUNNER_HARTS;
+  job.local_memory[0] = local_memory;
+  job.local.copy_cycles = copy_cycles;
+  runner_local_prepare(&job.local, executable, ordinal, d,
+                       (uint32_t)local_memory.data_length);
+  if (!job.local.fn) return false;
+  uint32_t kept = 0;
+  for (unsigned i = 0; i < d->binding_count; ++i) {
+    if ((pending >> i) & 1) kept += (uint32_t)d->binding_lengths[i];
+  }
+  // Every woken hart copies bytes_in; the split bytes (the kept weights
+  // among them) once in all.
+  const uint32_t split = job.local.bytes_in_split;
+  const uint64_t others = (uint64_t)job.local.bytes_in * (RUNNER_HARTS - 1) +
+                          (split > kept ? split - kept : 0) + job.local.bytes_out;
+  if ((uint64_t)kept / 4 * COPY_IN_CYCLES <=
+      OVERHEAD_CYCLES + others / 4 * COPY_IN_CYCLES) {
+    if (site) site->stages = 1;
+    return false;
+  }
+  note_counts(d);
+  job.from_hart = 1;
+  const iree_status_code_t code = run_team((uint32_t)local_memory.data_length);
+  job.from_hart = 0;
+  *status = code == IREE_STATUS_OK
+                ? iree_ok_status()
+                : iree_make_status(code, "workgroup failed on a hart");
+  return true;
+}
+#endif
+
+iree_status_t runner_harts_warm_up(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    iree_byte_span_t local_memory) {
+#if BSP_STAGED_CONSTANTS && !RUNNER_HARTS_LIBRARY
+  uint32_t pending;
+  iree_status_t status = runner_stage_sort(dispatch_state, &pending);
+  if (iree_status_is_ok(status) &&
+      !(pending && delegate(executable, ordinal, dispatch_state, local_memory,
+                            pending, &status))) {
+    status = runner_stage_warm_up(dispatch_state);  // the area's room
+  }
+  runner_unstage();
+  return status;
+#else
+  (void)executable, (void)ordinal, (void)local_memory;
+  return warm_up_staging(dispatch_state);
+#endif
 }
 
 static iree_status_t dispatch(
@@ -564,8 +674,19 @@ static iree_status_t dispatch(
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
 #if BSP_STAGED_CONSTANTS
-  iree_status_t status = runner_stage(&dispatch_state);
-  if (iree_status_is_ok(status)) {
+  uint32_t pending;
+  iree_status_t status = runner_stage_sort(dispatch_state, &pending);
+  bool ran = false;
+#if !RUNNER_HARTS_LIBRARY
+  if (iree_status_is_ok(status) && pending) {
+    ran = delegate(executable, ordinal, dispatch_state, local_memory, pending,
+                   &status);
+  }
+#endif
+  if (iree_status_is_ok(status) && !ran) {
+    status = runner_stage_copy(&dispatch_state);
+  }
+  if (iree_status_is_ok(status) && !ran) {
     status = run_dispatch(executable, ordinal, dispatch_state, processor_id,
                           local_memory);
   }
@@ -670,6 +791,14 @@ size_t runner_hart_stack_used(unsigned hart) {
 #endif  // RUNNER_HARTS_LIBRARY
 
 #else  // one hart: IREE's own loop
+
+iree_status_t runner_harts_warm_up(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    iree_byte_span_t local_memory) {
+  (void)executable, (void)ordinal, (void)local_memory;
+  return warm_up_staging(dispatch_state);
+}
 
 size_t runner_hart_stack_used(unsigned hart) { return 0; }
 iree_status_t runner_harts_start(void) {

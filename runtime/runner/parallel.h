@@ -6,6 +6,7 @@
 #define RUNNER_PARALLEL_H_
 
 #include "iree/base/api.h"
+#include "iree/hal/local/local_executable.h"
 
 #if !defined(RUNNER_HARTS)
 #define RUNNER_HARTS 1
@@ -52,6 +53,14 @@ void runner_harts_next_call(void);
 // <c0> ..." the cycles each hart spent on its shares of the last call
 // (nothing for one hart).
 void runner_harts_print_counts(void);
+
+// The runner's warm-up hook for one dispatch (runner.c): what staging keeps
+// (runner_stage_warm_up), and where harts 1.. run a dispatch in hart 0's
+// stead, that dispatch run, so that they keep its weights too.
+iree_status_t runner_harts_warm_up(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    iree_byte_span_t local_memory);
 
 #if RUNNER_HARTS_LIBRARY && RUNNER_HARTS > 1
 #include "iree/hal/local/local_executable.h"

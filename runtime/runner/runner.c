@@ -266,7 +266,9 @@ static iree_status_t print_outputs(void) {
 #if RUNNER_WARM_UP
 // The warm-up: the program called once before the first measured call with
 // every dispatch skipped, apart from keeping its constants in the weight
-// cache (staging.c).  The runtime's
+// cache (staging.c), or in the woken harts' scratchpads for the dispatches
+// they run in its stead (parallel.c: those run, on whatever the buffers
+// hold).  The runtime's
 // lazy set-up (storage buffers, library lookups, module state) and the
 // weight cache's fill happen then, once, as a start-up cost: the first call
 // costs what later ones do.  Its outputs are never read.
@@ -274,13 +276,8 @@ static iree_status_t skip_dispatch(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     uint32_t processor_id, iree_byte_span_t local_memory) {
-  (void)executable, (void)ordinal, (void)processor_id, (void)local_memory;
-#if BSP_STAGED_CONSTANTS
-  return runner_stage_warm_up(dispatch_state);
-#else
-  (void)dispatch_state;
-  return iree_ok_status();
-#endif
+  (void)processor_id;
+  return runner_harts_warm_up(executable, ordinal, dispatch_state, local_memory);
 }
 
 static iree_status_t warm_up(void) {

@@ -119,29 +119,46 @@ static iree_status_t sort_bindings(const iree_hal_executable_dispatch_state_v0_t
   return iree_ok_status();
 }
 
-// Not inlined: its loops would give the dispatch hook a frame of a dozen
-// saved registers, paid by every dispatch.
-__attribute__((noinline, aligned(4))) iree_status_t runner_stage(
-    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
-  const iree_hal_executable_dispatch_state_v0_t* d = *dispatch_state;
-  uint32_t mask, kept_mask;
+// Of the dispatch being staged: the bindings with a kept copy, and those
+// runner_stage_copy() copies into the staging area.
+static uint32_t kept_now, staged_now;
+
+__attribute__((noinline, aligned(4))) iree_status_t runner_stage_sort(
+    const iree_hal_executable_dispatch_state_v0_t* d, uint32_t* pending) {
   runner_cache_pin(true);
-  // Copies evicted to make room for the area may be this dispatch's: then
-  // its bindings are sorted again, keeping nothing new (nothing has read
-  // them yet).  Each round evicts, so the loop ends.
-  for (bool keep = true;; keep = false) {
-    IREE_RETURN_IF_ERROR(sort_bindings(d, keep, &kept_mask, &mask));
-    if (!(mask | kept_mask)) return iree_ok_status();
+  const iree_status_t status = sort_bindings(d, true, &kept_now, &staged_now);
+  *pending = staged_now;
+  return status;
+}
+
+// Makes the staging area large enough for the sorted dispatch.  Copies
+// evicted to make room for it may be this dispatch's: then its bindings are
+// sorted again, keeping nothing new (nothing has read them yet).  Each round
+// evicts, so the loop ends.  Not inlined: its loops would give the dispatch
+// hook a frame of a dozen saved registers, paid by every dispatch.
+static __attribute__((noinline)) iree_status_t make_room(
+    const iree_hal_executable_dispatch_state_v0_t* d) {
+  for (;;) {
+    if (!(staged_now | kept_now)) return iree_ok_status();
     const uint32_t count = runner_cache_count();
-    if (!runner_cache_area(staged_bytes(mask, d) + 63)) {
+    if (!runner_cache_area(staged_bytes(staged_now, d) + 63)) {
       return iree_make_status(
           IREE_STATUS_RESOURCE_EXHAUSTED,
           "a dispatch's constants (%u bytes) do not fit the heap for staging; "
           "placement 'shared' runs them in place",
-          (unsigned)staged_bytes(mask, d));
+          (unsigned)staged_bytes(staged_now, d));
     }
-    if (runner_cache_count() == count) break;
+    if (runner_cache_count() == count) return iree_ok_status();
+    IREE_RETURN_IF_ERROR(sort_bindings(d, false, &kept_now, &staged_now));
   }
+}
+
+__attribute__((noinline, aligned(4))) iree_status_t runner_stage_copy(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
+  const iree_hal_executable_dispatch_state_v0_t* d = *dispatch_state;
+  IREE_RETURN_IF_ERROR(make_room(d));
+  const uint32_t mask = staged_now, kept_mask = kept_now;
+  if (!(mask | kept_mask)) return iree_ok_status();
   uint8_t* at = (uint8_t*)(((uintptr_t)runner_cache_area_start() + 63) &
                            ~(uintptr_t)63);
   for (unsigned i = 0; i < d->binding_count; ++i) {
@@ -161,6 +178,13 @@ __attribute__((noinline, aligned(4))) iree_status_t runner_stage(
   staged.binding_ptrs = staged_ptrs;
   *dispatch_state = &staged;
   return iree_ok_status();
+}
+
+iree_status_t runner_stage(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
+  uint32_t pending;
+  IREE_RETURN_IF_ERROR(runner_stage_sort(*dispatch_state, &pending));
+  return runner_stage_copy(dispatch_state);
 }
 
 // One hart: IREE's own loop, after staging.  It and runner_stage() run for
@@ -183,31 +207,33 @@ void runner_staging_start(void) {
   iree_hal_local_executable_dispatch_hook = dispatch;
 }
 
-// The runner's warm-up (runner.c): the rounds of runner_stage() without the
-// copies, so the cache and the staging area end as staging would leave them
-// but nothing is staged, for nothing reads it.  A loop of its own: the
-// dispatch's stays as lean as it is (docs/runtime.md, "Measured choices").
+// The runner's warm-up (runner.c): runner_stage() without the copies, so the
+// cache and the staging area end as staging would leave them but nothing is
+// staged, for nothing reads it.
 iree_status_t runner_stage_warm_up(
     const iree_hal_executable_dispatch_state_v0_t* d) {
-  uint32_t mask, kept_mask, count;
-  iree_status_t status = iree_ok_status();
-  runner_cache_pin(true);
-  for (bool keep = true; iree_status_is_ok(status); keep = false) {
-    status = sort_bindings(d, keep, &kept_mask, &mask);
-    count = runner_cache_count();
-    if (!iree_status_is_ok(status) || !(mask | kept_mask)) break;
-    if (!runner_cache_area(staged_bytes(mask, d) + 63)) {
-      status = iree_make_status(IREE_STATUS_RESOURCE_EXHAUSTED,
-                                "a dispatch's constants do not fit the heap");
-    } else if (runner_cache_count() == count) {
-      break;
-    }
-  }
+  uint32_t pending;
+  iree_status_t status = runner_stage_sort(d, &pending);
+  if (iree_status_is_ok(status)) status = make_room(d);
   runner_unstage();
   return status;
 }
 
 #else  // constants lie with the data: nothing to stage
+
+iree_status_t runner_stage_sort(
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    uint32_t* pending) {
+  (void)dispatch_state;
+  *pending = 0;
+  return iree_ok_status();
+}
+
+iree_status_t runner_stage_copy(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {
+  (void)dispatch_state;
+  return iree_ok_status();
+}
 
 iree_status_t runner_stage(
     const iree_hal_executable_dispatch_state_v0_t** dispatch_state) {

@@ -17,6 +17,18 @@ extern "C" {
 iree_status_t runner_stage(
     const iree_hal_executable_dispatch_state_v0_t** dispatch_state);
 
+// runner_stage() in two steps, for a caller that may run the dispatch
+// without staging it (parallel.c): first the bindings sorted, new copies
+// kept where the weight cache has room; `*pending` says which bindings are
+// left to stage (bit i: binding i).  Then, unless the caller runs the
+// dispatch otherwise, the staging area made large enough and the copies.
+// runner_unstage() follows either way.
+iree_status_t runner_stage_sort(
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
+    uint32_t* pending);
+iree_status_t runner_stage_copy(
+    const iree_hal_executable_dispatch_state_v0_t** dispatch_state);
+
 // After the dispatch runner_stage() staged has run: its copies may move again.
 void runner_unstage(void);
 
