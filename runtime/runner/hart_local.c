@@ -556,8 +556,8 @@ static void binding_span(const local_frame_t* f, unsigned i, uint32_t* lo,
 
 // The kept copy of [from, + bytes), made now if the keep may grow down to
 // `floor`, or NULL.
-static uint8_t* kept_range_copy(keep_t* k, const uint8_t* from, uint32_t bytes,
-                          const uint8_t* floor) {
+static uint8_t* kept_range_copy(keep_t* k, const uint8_t* from,
+                                uint32_t bytes, const uint8_t* floor) {
   for (uint32_t e = 0; e < k->count; ++e) {
     const kept_range_t* r = &k->ranges[e];
     if (r->from == from && r->bytes == bytes) return r->copy;

@@ -623,7 +623,10 @@ static bool delegate(iree_hal_local_executable_t* executable,
   job.local.copy_cycles = copy_cycles;
   runner_local_prepare(&job.local, executable, ordinal, d,
                        (uint32_t)local_memory.data_length);
-  if (!job.local.fn) return false;
+  if (!job.local.fn) {
+    if (site) site->stages = 1;
+    return false;
+  }
   uint32_t kept = 0;
   for (unsigned i = 0; i < d->binding_count; ++i) {
     if ((pending >> i) & 1) kept += (uint32_t)d->binding_lengths[i];
