@@ -97,6 +97,8 @@ def test_files_that_are_not_utf8_are_named(tree: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("line", "message"), [
     ('placement = "lage"\n', "no board has a placement 'lage'; did you mean 'large'\\?"),
+    ('placement = { cluster9 = "large" }\n', "no board is called 'cluster9'; boards: "),
+    ('placement = { qemu-virt = "large" }\n', "board qemu-virt has no placement 'large'"),
     ("tolerance = inf\n", "key 'tolerance': must be a finite number >= 0, not inf"),
 ])
 def test_a_bad_model_toml_value_is_refused(tmp_path: Path, line: str, message: str) -> None:

@@ -46,6 +46,11 @@ def test_choosing_a_placement() -> None:
     assert boards.choose_placement(cluster, "", "large").placement_name == "large"
     assert boards.choose_placement(qemu, "", "large") is qemu  # its default holds it
     assert boards.choose_placement(cluster, "default", "large") is cluster  # command line wins
+    # A table names a placement per board; the boards it leaves out take their default.
+    per_board = {"cluster4-pulp": "large"}
+    assert boards.choose_placement(cluster, "", per_board) is cluster
+    pulp = boards.load_board("cluster4-pulp")
+    assert boards.choose_placement(pulp, "", per_board).placement_name == "large"
     with pytest.raises(boards.BoardError,
                        match="board qemu-virt has no placement 'large'; placements: default"):
         boards.choose_placement(qemu, "large", "")

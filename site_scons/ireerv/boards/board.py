@@ -9,6 +9,7 @@ linker script is generated from the same data (boards.linkerscript).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -251,12 +252,14 @@ class Board:
         return [INCLUDE_DIR, self.directory]
 
 
-def choose_placement(board: Board, requested: str, wanted: str) -> Board:
+def choose_placement(board: Board, requested: str, wanted: str | Mapping[str, str]) -> Board:
     """The board in the placement asked for on the command line (PLACEMENT=), else in the one
-    the model asks for (model.toml `placement`) when the board has it: a board without that
-    placement holds such models in its default one."""
+    the model asks for (model.toml `placement`, maybe per board) when the board has it: a
+    board without that placement holds such models in its default one."""
     if requested:
         return board.with_placement(requested)
+    if not isinstance(wanted, str):
+        wanted = wanted.get(board.name, "")
     if wanted and wanted in board.placements:
         return board.with_placement(wanted)
     return board

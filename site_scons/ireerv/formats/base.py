@@ -137,8 +137,9 @@ class Model:
     # the importer's MLIR gives.
     rtol: float = 0.0
     vm_module: str = ""
-    # The board placement the model asks for (model.toml), "" for the board's default.
-    placement: str = ""
+    # The board placement the model asks for (model.toml), or a table of them by board
+    # name; "" for the board's default.
+    placement: str | dict[str, str] = ""
     format: str = "mlir"  # the name of its ModelFormat (formats.FORMATS)
     # The file the user gave, when the build writes `mlir` from it (an import step).
     source: Path | None = None

@@ -96,13 +96,35 @@ def validate(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             "sizes": sizes, "inputs": checked, "placement": placement(top, data)}
 
 
-def placement(top: _Place, data: dict[str, Any]) -> str:
+def placement(top: _Place, data: dict[str, Any]) -> str | dict[str, str]:
     """`placement`: the board placement the model asks for (a board that has no such
-    placement holds it in its default one); "" for the default."""
+    placement holds it in its default one), or a table of them by board name; "" for the
+    default."""
     value = data.get("placement", "")
+    if isinstance(value, dict):
+        return {board: _board_placement(top, board, name) for board, name in value.items()}
+    return _placement_name(top, "placement", value)
+
+
+def _board_placement(top: _Place, board: str, name: Any) -> str:
+    """One entry of a `placement` table: a board there is, a placement it has."""
+    try:
+        known = list_boards()
+        if board not in known:
+            raise top.error("placement", f"no board is called {board!r}; boards: "
+                                         f"{', '.join(known)}")
+        name = _placement_name(top, f"placement.{board}", name)
+        if name and name not in load_board(board).placements:
+            raise top.error(f"placement.{board}", f"board {board} has no placement {name!r}")
+    except BoardError as err:
+        raise SchemaError(str(err)) from None
+    return name
+
+
+def _placement_name(top: _Place, key: str, value: Any) -> str:
     if not isinstance(value, str) or (value and not re.fullmatch(r"[a-z][a-z0-9_]*", value)):
-        raise top.error("placement", f"must be the name of a board placement such as "
-                                     f"\"large\", not {value!r}")
+        raise top.error(key, f"must be the name of a board placement such as \"large\" (or "
+                             f"a table of them by board), not {value!r}")
     if not value:
         return value
     try:
@@ -112,7 +134,7 @@ def placement(top: _Place, data: dict[str, Any]) -> str:
     if value not in known:
         near = difflib.get_close_matches(value, known, n=1, cutoff=0.6)
         hint = f"did you mean {near[0]!r}?" if near else f"placements: {', '.join(known)}"
-        raise top.error("placement", f"no board has a placement {value!r}; {hint}")
+        raise top.error(key, f"no board has a placement {value!r}; {hint}")
     return value
 
 
