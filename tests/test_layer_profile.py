@@ -20,6 +20,10 @@ onnx = need_module("onnx")
 NEEDS_INPUTS = ("iree", "flatcc", "iree-compiler")  # for the `tree` fixture (conftest.py)
 
 FLOW = '''module {
+  stream.executable private @board_kernels {
+    stream.executable.export public @conv_s8 workgroups(%arg0: index loc("spec.mlir":3:4)) {
+    } loc("spec.mlir":2:3)
+  } loc("spec.mlir":1:2)
   flow.executable private @main_dispatch_0 {
     flow.executable.export public @main_dispatch_0_conv_4x4x8x3x3_f32 workgroups() {
     } loc("stem")
@@ -48,6 +52,10 @@ loc(fused["stem", callsite("model.mlir":3:4 at "model.mlir":1:2)])
 (tensor<64xf32>) -> tensor<3xf32> loc(callsite("head" at "model.mlir":5:6))
     %6 = flow.dispatch @main_dispatch_1::@main_dispatch_1_matvec_like_3x64_f32(%5) : \
 (tensor<64xf32>) -> tensor<3xf32> loc(callsite("head2" at "model.mlir":7:8))
+    %7 = flow.dispatch @board_kernels::@conv_s8[%c8](%6) : (tensor<3xf32>) -> tensor<8xi32> \
+loc(callsite("spec.mlir":9:10 at callsite("body" at "model.mlir":9:1)))
+    %8 = flow.dispatch @board_kernels::@conv_s8[%c8](%7) : (tensor<8xi32>) -> tensor<8xi32> \
+loc(callsite("spec.mlir":9:10 at callsite("tail" at "model.mlir":9:2)))
   }
 }
 '''
@@ -57,8 +65,10 @@ def test_dispatches_name_the_layers_they_compute() -> None:
     found = dispatch_map.dispatch_layers(FLOW)
     # Constants, fills and block arguments carry other layers' locations: not counted.
     # One executable for two identical layers: the second one's call site names it.
+    # A board's kernel holds no layer's ops: its call sites name its layers.
     assert found == {"main_dispatch_0_conv_4x4x8x3x3_f32": ["stem", 'act "1"'],
-                     "main_dispatch_1_matvec_like_3x64_f32": ["head", "head2"]}
+                     "main_dispatch_1_matvec_like_3x64_f32": ["head", "head2"],
+                     "conv_s8": ["body", "tail"]}
 
 
 def _profile(costs: dict[str, int], total: int) -> dict:

@@ -7,6 +7,10 @@ nodes, TFLite operators) that IREE fused into it.  File locations ("model.mlir":
 `unknown` name nothing and are skipped.  Only ops that compute count: constants are shared
 between layers (their location is the first layer's), and a dispatch's loads and stores
 carry the locations of the layers that produce or pad its operands.
+
+A board's own kernels (a `stream.executable` its transform spec brings in, such as
+cluster4-pulp's convolution) hold no layer's ops: their layers are the names at their call
+sites, every layer that calls the one entry point.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import re
 _EXECUTABLE = re.compile(r"^  flow\.executable (?:private |public )?@(\S+) \{", re.M)
 _TOP_LEVEL = re.compile(r"^  \S", re.M)  # the next op of the module
 _EXPORT = re.compile(r"flow\.executable\.export (?:public |private )?@([\w$.-]+)")
+_KERNELS = re.compile(r"^  stream\.executable (?:private |public )?@(\S+) \{", re.M)
+_KERNEL_EXPORT = re.compile(r"stream\.executable\.export (?:public |private )?@([\w$.-]+)")
 _DISPATCH = re.compile(r"flow\.dispatch @[\w$.-]+::@([\w$.-]+)")
 # A quoted string, and ":<line>:<column>" when it is a file location.
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(:\d+:\d+)?')
@@ -74,10 +80,22 @@ def dispatch_layers(flow_ir: str) -> dict[str, list[str]]:
                                           if _COMPUTE.match(line)))
         for export in _EXPORT.findall(body):
             result[export] = names
+    kernels = _board_kernels(flow_ir)
+    result.update((export, []) for export in kernels)
     for call in _DISPATCH.finditer(flow_ir):
         names = result.get(call.group(1))
-        if names:  # a dispatch that computes layers (not a copy or a fill)
+        # A dispatch that computes layers (not a copy or a fill), or a board's kernel.
+        if names or call.group(1) in kernels:
             line_end = flow_ir.find("\n", call.end())
             extra = location_names(flow_ir[call.start():line_end if line_end >= 0 else None])
             names.extend(n for n in extra if n not in names)
     return result
+
+
+def _board_kernels(flow_ir: str) -> set[str]:
+    """The entry points of the board's own kernels (`stream.executable`s)."""
+    found: set[str] = set()
+    for match in _KERNELS.finditer(flow_ir):
+        end = _TOP_LEVEL.search(flow_ir, match.end())
+        found.update(_KERNEL_EXPORT.findall(flow_ir[match.end():end.start() if end else None]))
+    return found
