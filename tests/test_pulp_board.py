@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from bare_metal import ImageBuilder
-from conftest import require_input
+from conftest import need_module, require_input
+from scons_helpers import scons
 from shared_runs import SharedRuns
 from test_verilator_build import assemble, run_sim
+from tflite_builder import Graph, save
 
 from ireerv import boards, simulators
 from ireerv.image import iree_compile
@@ -141,6 +144,30 @@ def test_the_sdotp_tile_is_exact_at_under_a_cycle_a_mac(fetcher: Fetcher, toolch
 
 @pytest.mark.cluster
 @pytest.mark.upstream
+def test_the_convolution_kernel_is_exact_at_under_a_cycle_a_mac(
+        fetcher: Fetcher, toolchain: Toolchain, tmp_path: Path) -> None:
+    """The int8 convolution with cv.sdotsp.b (bsp/cluster4-pulp/conv_sdotp.c), one hart, on
+    each kind of layer the board's spec hands it: 8x8 outputs of 16 filters of 3x3x32 take
+    128,950 cycles, 0.44 a MAC, with stride 2 136,630, 0.46 a MAC (the bound: 0.9)."""
+    require_input(fetcher, "verilator")
+    require_input(fetcher, "cluster-tb-pulp")
+    sim = vb.cluster_simulator(fetcher, tb_of(PULP), tmp_path / "logs")
+    source = PROJECT_ROOT / "bsp" / "cluster4-pulp" / "conv_sdotp.c"
+    elf, hexfile = ImageBuilder(toolchain, tmp_path).image(
+        PULP, "conv", TESTS / "bsp" / "conv_check.c", [f'CONV_SOURCE="{source}"'])
+    result = simulators.run_on_board(PULP, elf=elf, hex_file=hexfile, simulator=sim,
+                                     maxcycles=20_000_000)
+    assert result.passed and "MISMATCHES 0" in result.program_output, result.output
+    lines = [ln.split() for ln in result.program_output.splitlines() if ln.startswith("CYCLES")]
+    figures = {words[1]: (int(words[2]), int(words[4])) for words in lines}
+    assert len(figures) == 6, lines
+    for name in ("3x3", "3x3s2"):
+        cycles, macs = figures[name]
+        assert cycles <= 0.9 * macs, lines
+
+
+@pytest.mark.cluster
+@pytest.mark.upstream
 def test_int8_matmuls_call_the_sdotp_kernel(shared_runs: SharedRuns, fetcher: Fetcher) -> None:
     """qmatmul64 on one hart: iree-compile data-tiles the matmul and its mmt4d dispatch
     calls iree_uk_mmt4d from bsp/cluster4-pulp/mmt4d_sdotp.c.  215,976 cycles a call, 0.82
@@ -192,3 +219,50 @@ def test_ad_fully_connected_layers_call_the_row_tile(shared_runs: SharedRuns,
     assert "mmt4d_1x16x32x1x8x4_i8xi8xi32" in check
     cycles = later_call(record)
     assert cycles is not None and cycles <= 600_000, cycles
+
+
+def _conv(g: Graph, seed: int, x: int, shape: tuple[int, ...], out: tuple[int, ...],
+          stride: int, name: str) -> int:
+    """An int8 CONV_2D (SAME, RELU, per-channel weights) of filters `shape` [F, KH, KW, C]."""
+    rng = np.random.default_rng(seed)
+    f = shape[0]
+    scales = list(rng.uniform(0.005, 0.02, f))
+    w = g.tensor(f"{name}_w", shape, np.int8, rng.integers(-127, 128, int(np.prod(shape))),
+                 scales, [0] * f)
+    b = g.tensor(f"{name}_b", (f,), np.int32, rng.integers(-400, 400, f),
+                 [0.05 * s for s in scales], [0] * f)
+    y = g.tensor(name, out, np.int8, scale=0.06, zero_point=-128)
+    g.op("CONV_2D", [x, w, b], [y], padding="SAME", stride=(stride, stride), activation="RELU")
+    return y
+
+
+def conv_kernel_net(path: Path) -> Path:
+    """Every kind of convolution the board's kernel takes: 3x3 of 3 channels (padded to 4),
+    3x3 of stride 2, 3x3 of 6 outputs a row (a tile and two single outputs), 1x1 of
+    stride 2."""
+    g = Graph()
+    x = g.tensor("x", (1, 12, 12, 3), np.int8, scale=0.5, zero_point=-1)
+    a = _conv(g, 21, x, (8, 3, 3, 3), (1, 12, 12, 8), 1, "rgb")
+    b = _conv(g, 22, a, (16, 3, 3, 8), (1, 6, 6, 16), 2, "strided")
+    c = _conv(g, 23, b, (32, 3, 3, 16), (1, 6, 6, 32), 1, "same")
+    # More than 1,024 bytes of weights: int8 ones (smaller pointwise layers get int16
+    # ones, formats/prescaled.py, which stay IREE's).
+    d = _conv(g, 24, c, (40, 1, 1, 32), (1, 3, 3, 40), 2, "shortcut")
+    return save(g, path, [x], [a, b, c, d])
+
+
+@pytest.mark.cluster
+@pytest.mark.upstream
+def test_convolutions_call_the_board_kernel(tree: Path, fetcher: Fetcher,
+                                            tmp_path: Path) -> None:
+    """The spec hands each of them to ireerv_conv_s8: no convolution of IREE's own is left,
+    and the outputs are LiteRT's bit for bit (resnet8: 34,377,296 -> 8,647,874 cycles a
+    call)."""
+    need_module("ai_edge_litert")
+    for name in ("verilator", "cluster-tb-pulp"):
+        require_input(fetcher, name)
+    path = conv_kernel_net(tmp_path / "convs.tflite")
+    out = scons(tree, "run", f"MODEL={path}", "BOARD=cluster4-pulp").stdout
+    assert "PASS: " in out and "difference 0" in out, out[-2000:]
+    image_map = next((tree / "build" / "cluster4-pulp").glob("convs*/image.map")).read_text()
+    assert "ireerv_conv_s8" in image_map and "conv_2d_nhwc_hwcf" not in image_map

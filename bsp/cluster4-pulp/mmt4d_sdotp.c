@@ -15,25 +15,12 @@
  * word each: one cv.sdotsp.b operand. */
 #include <stdint.h>
 
+#include "xcv_insn.h"
+
 /* runtime/src/iree/builtins/ukernel/exported_bits.h */
 #define MMT4D_TYPE_MASK 0xFFu
 #define MMT4D_TYPE_S8S8S32 0x02u
 #define MMT4D_ACCUMULATE 0x100u
-
-/* cv.sdotsp.b acc, a, b: acc += the sum of the four signed byte products. */
-static inline __attribute__((always_inline)) int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
-  __asm__ volatile(".insn r 0x7b, 0x1, 0x54, %0, %1, %2" : "+r"(acc) : "r"(a), "r"(b));
-  return acc;
-}
-
-/* cv.lw rd, imm(p!): rd = *p, then p += imm bytes (one instruction: no address
- * addition in the loop). */
-#define LW_POST(p, imm)                                                          \
-  ({                                                                           \
-    uint32_t v_;                                                               \
-    __asm__ volatile(".insn i 0x0b, 2, %0, %1, %3" : "=r"(v_), "+r"(p) : "m"(*(p)), "i"(imm)); \
-    v_;                                                                        \
-  })
 
 /* One step of k for a 4x4 quarter: its four lhs and four rhs words (a step is 8
  * words of each operand, this quarter reads 4: the last load steps over the

@@ -1,0 +1,22 @@
+/* The CORE-V instructions the board's kernels use, spelled out with `.insn`:
+ * Debian's GCC 12.2 knows none of them. */
+#ifndef XCV_INSN_H
+#define XCV_INSN_H
+#include <stdint.h>
+
+/* cv.sdotsp.b acc, a, b: acc += the sum of the four signed byte products. */
+static inline __attribute__((always_inline)) int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
+  __asm__ volatile(".insn r 0x7b, 0x1, 0x54, %0, %1, %2" : "+r"(acc) : "r"(a), "r"(b));
+  return acc;
+}
+
+/* cv.lw rd, imm(p!): rd = *p, then p += imm bytes (one instruction: no address
+ * addition in the loop). */
+#define LW_POST(p, imm)                                                          \
+  ({                                                                           \
+    uint32_t v_;                                                               \
+    __asm__ volatile(".insn i 0x0b, 2, %0, %1, %3" : "=r"(v_), "+r"(p) : "m"(*(p)), "i"(imm)); \
+    v_;                                                                        \
+  })
+
+#endif
