@@ -118,6 +118,24 @@ def test_the_cores_run_pulp_instructions(fetcher: Fetcher, toolchain: Toolchain,
     assert run.returncode == 0 and "MK\n" in run.stdout, out
 
 
+def _kernel_figures(fetcher: Fetcher, toolchain: Toolchain, tmp_path: Path, kernel: str
+                    ) -> tuple[dict[str, tuple[int, int]], list[list[str]]]:
+    """Run tests/bsp/<kernel>_check.c with the board's <kernel>_sdotp.c on one hart: each
+    case's (cycles, MACs) by name, and the CYCLES lines; every output checked."""
+    require_input(fetcher, "verilator")
+    require_input(fetcher, "cluster-tb-pulp")
+    sim = vb.cluster_simulator(fetcher, tb_of(PULP), tmp_path / "logs")
+    source = PROJECT_ROOT / "bsp" / "cluster4-pulp" / f"{kernel}_sdotp.c"
+    elf, hexfile = ImageBuilder(toolchain, tmp_path).image(
+        PULP, kernel, TESTS / "bsp" / f"{kernel}_check.c",
+        [f'{kernel.upper()}_SOURCE="{source}"'])
+    result = simulators.run_on_board(PULP, elf=elf, hex_file=hexfile, simulator=sim,
+                                     maxcycles=20_000_000)
+    assert result.passed and "MISMATCHES 0" in result.program_output, result.output
+    lines = [ln.split() for ln in result.program_output.splitlines() if ln.startswith("CYCLES")]
+    return {words[1]: (int(words[2]), int(words[4])) for words in lines}, lines
+
+
 @pytest.mark.cluster
 @pytest.mark.upstream
 def test_the_sdotp_tile_is_exact_at_under_a_cycle_a_mac(fetcher: Fetcher, toolchain: Toolchain,
@@ -126,17 +144,7 @@ def test_the_sdotp_tile_is_exact_at_under_a_cycle_a_mac(fetcher: Fetcher, toolch
     64x64x64 takes 132,662 cycles, 0.51 a MAC (144,207 before its post-increment loads),
     one row by 128x128 10,971, 0.67 a MAC (the bound: 0.9, the aim for pointwise
     layers)."""
-    require_input(fetcher, "verilator")
-    require_input(fetcher, "cluster-tb-pulp")
-    sim = vb.cluster_simulator(fetcher, tb_of(PULP), tmp_path / "logs")
-    source = PROJECT_ROOT / "bsp" / "cluster4-pulp" / "mmt4d_sdotp.c"
-    elf, hexfile = ImageBuilder(toolchain, tmp_path).image(
-        PULP, "mmt4d", TESTS / "bsp" / "mmt4d_check.c", [f'MMT4D_SOURCE="{source}"'])
-    result = simulators.run_on_board(PULP, elf=elf, hex_file=hexfile, simulator=sim,
-                                     maxcycles=20_000_000)
-    assert result.passed and "MISMATCHES 0" in result.program_output, result.output
-    lines = [ln.split() for ln in result.program_output.splitlines() if ln.startswith("CYCLES")]
-    figures = {words[1]: (int(words[2]), int(words[4])) for words in lines}
+    figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "mmt4d")
     assert figures["mmt4d"][1] == 64**3 and figures["row"][1] == 128**2, lines
     for cycles, macs in figures.values():
         assert cycles <= 0.9 * macs, lines
@@ -149,17 +157,7 @@ def test_the_convolution_kernel_is_exact_at_under_a_cycle_a_mac(
     """The int8 convolution with cv.sdotsp.b (bsp/cluster4-pulp/conv_sdotp.c), one hart, on
     each kind of layer the board's spec hands it: 8x8 outputs of 16 filters of 3x3x32 take
     128,950 cycles, 0.44 a MAC, with stride 2 136,630, 0.46 a MAC (the bound: 0.9)."""
-    require_input(fetcher, "verilator")
-    require_input(fetcher, "cluster-tb-pulp")
-    sim = vb.cluster_simulator(fetcher, tb_of(PULP), tmp_path / "logs")
-    source = PROJECT_ROOT / "bsp" / "cluster4-pulp" / "conv_sdotp.c"
-    elf, hexfile = ImageBuilder(toolchain, tmp_path).image(
-        PULP, "conv", TESTS / "bsp" / "conv_check.c", [f'CONV_SOURCE="{source}"'])
-    result = simulators.run_on_board(PULP, elf=elf, hex_file=hexfile, simulator=sim,
-                                     maxcycles=20_000_000)
-    assert result.passed and "MISMATCHES 0" in result.program_output, result.output
-    lines = [ln.split() for ln in result.program_output.splitlines() if ln.startswith("CYCLES")]
-    figures = {words[1]: (int(words[2]), int(words[4])) for words in lines}
+    figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "conv")
     assert len(figures) == 6, lines
     for name in ("3x3", "3x3s2"):
         cycles, macs = figures[name]
