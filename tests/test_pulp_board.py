@@ -45,7 +45,8 @@ def test_only_the_testbench_input_and_the_iree_features_differ() -> None:
     assert features - set(CLUSTER4.iree.features.split(",")) == {
         "+xcvalu", "+xcvmem", "+xcvmac", "+xcvsimd"}
     assert "+xcvbi" not in features  # miscompiles branches beyond +-4 KiB
-    # Data-tiled matmuls call the board's kernel: flags and sources of cluster4-pulp only.
+    # Data-tiled matmuls and the convolutions the spec hands over call the board's
+    # kernels: flags and sources of cluster4-pulp only.
     extra = set(PULP.iree.flags()) - set(CLUSTER4.iree.flags())
     assert {f for f in extra if not f.startswith("--iree-llvmcpu-target-cpu-features=")} == {
         "--iree-global-opt-data-tiling", "--iree-opt-generalize-matmul=false",
@@ -54,7 +55,8 @@ def test_only_the_testbench_input_and_the_iree_features_differ() -> None:
         "--iree-opt-const-expr-max-size-increase-threshold=0",
         "--iree-preprocessing-pass-pipeline=builtin.module(util.func("
         "iree-global-opt-detach-elementwise-from-named-ops))"}
-    assert PULP.kernel_sources == (PROJECT_ROOT / "bsp" / "cluster4-pulp" / "mmt4d_sdotp.c",)
+    assert PULP.kernel_sources == tuple(PROJECT_ROOT / "bsp" / "cluster4-pulp" / name
+                                        for name in ("mmt4d_sdotp.c", "conv_sdotp.c"))
     assert CLUSTER4.kernel_sources == ()
 
 
