@@ -1,15 +1,15 @@
-/* The board's int8 convolution: iree-data-tiling.mlir hands each int8 3x3
- * convolution of input channels a multiple of 4 (and each 1x1 one of stride 2)
- * to this function, one workgroup
- * per output row (IREE's own code for them took 2.7 cycles a MAC; data tiling
- * them needs an img2col copy that the scratchpad cannot hold and that IREE
- * v3.9.0 miscompiles when it tiles it, docs/boards.md).
+/* The board's int8 convolution: iree-data-tiling.mlir hands it each int8 3x3
+ * convolution (and each 1x1 one of stride 2) of channels and filters multiples
+ * of 4, one workgroup per output row.  IREE's own code took 2.7 cycles a MAC on
+ * them; data tiling them needs an img2col copy the scratchpad cannot hold, and
+ * IREE v3.9.0 miscompiles it when it tiles it (docs/boards.md).
  *
- * Layouts: input [IH][IW][C] (padded already), weights in blocks of 4 filters,
- * [F/4][KH][KW][C/4][4][4] (a word of each filter after another), sums [OH][OW][F] int32, each starting
- * from `fill` (the convolution's initial value).  Offsets count
- * elements.  A tile of 4 outputs of a row by 4 filters: for each word of a
- * window's row four input words and four weight words, 16 cv.sdotsp.b. */
+ * Layouts: input [IH][IW][C] (padded already); weights in blocks of 4 filters,
+ * [F/4][KH][KW][C/4][4][4] (a word of each filter after another); int32 sums
+ * [OH][OW][F], each starting from `fill` (the convolution's initial value).
+ * Offsets count elements.  A tile of 4 outputs of a row by 4 filters: for each
+ * word of a window's row four input words and four weight words, 16
+ * cv.sdotsp.b. */
 #include <stddef.h>
 #include <stdint.h>
 
