@@ -193,13 +193,11 @@ module attributes {transform.with_named_sequence} {
     transform.yield %op : !transform.any_op
   }
 
-  transform.named_sequence @match_i8_conv3x3_s1(%op: !transform.any_op {transform.readonly})
+  // The convolution of stride 1 (no dilation) from a fill: its input, weights and fill
+  // value, and its sums.
+  transform.named_sequence @fill_conv_s1(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_value, !transform.any_value) {
-    %shaped = transform.include @match_i8_conv_words failures(propagate) (%op)
-        : (!transform.any_op) -> !transform.any_op
-    %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %shaped {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
       ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %v: i32):
         %one = arith.constant 1 : index
         %two = arith.constant 2 : index
@@ -214,6 +212,39 @@ module attributes {transform.with_named_sequence} {
             ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>)
             outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
     } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+
+  // The convolution of stride 2 (no dilation) from a fill: its input, weights and fill
+  // value, and its sums.
+  transform.named_sequence @fill_conv_s2(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_value, !transform.any_value) {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
+      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %v: i32):
+        %one = arith.constant 1 : index
+        %two = arith.constant 2 : index
+        %three = arith.constant 3 : index
+        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+        %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
+        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
+        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+                                       strides = dense<2> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>)
+            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+
+  transform.named_sequence @match_i8_conv3x3_s1(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_value, !transform.any_value) {
+    %shaped = transform.include @match_i8_conv_words failures(propagate) (%op)
+        : (!transform.any_op) -> !transform.any_op
+    %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
+    %ins, %outs = transform.include @fill_conv_s1 failures(propagate) (%shaped)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
     transform.yield %ins, %outs : !transform.any_value, !transform.any_value
   }
 
@@ -223,21 +254,8 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
     transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %shaped {
-      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %v: i32):
-        %one = arith.constant 1 : index
-        %two = arith.constant 2 : index
-        %three = arith.constant 3 : index
-        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
-        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
-        %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
-        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
-        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
-        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
-                                       strides = dense<2> : tensor<2xi64>}
-            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>)
-            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
-    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %ins, %outs = transform.include @fill_conv_s2 failures(propagate) (%shaped)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
     transform.yield %ins, %outs : !transform.any_value, !transform.any_value
   }
 
@@ -247,21 +265,8 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
     transform.iree.match.cast_compatible_type %weights = tensor<1x1x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %shaped {
-      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %v: i32):
-        %one = arith.constant 1 : index
-        %two = arith.constant 2 : index
-        %three = arith.constant 3 : index
-        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
-        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
-        %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
-        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
-        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
-        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
-                                       strides = dense<2> : tensor<2xi64>}
-            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>)
-            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
-    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %ins, %outs = transform.include @fill_conv_s2 failures(propagate) (%shaped)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
     transform.yield %ins, %outs : !transform.any_value, !transform.any_value
   }
 
@@ -271,21 +276,8 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
     transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %shaped {
-      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %v: i32):
-        %one = arith.constant 1 : index
-        %two = arith.constant 2 : index
-        %three = arith.constant 3 : index
-        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
-        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
-        %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
-        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
-        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
-        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
-                                       strides = dense<1> : tensor<2xi64>}
-            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>)
-            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
-    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %ins, %outs = transform.include @fill_conv_s1 failures(propagate) (%shaped)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
     transform.yield %ins, %outs : !transform.any_value, !transform.any_value
   }
 
@@ -295,33 +287,28 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
     transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %shaped {
-      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %v: i32):
-        %one = arith.constant 1 : index
-        %two = arith.constant 2 : index
-        %three = arith.constant 3 : index
-        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
-        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
-        %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
-        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
-        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
-        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
-                                       strides = dense<2> : tensor<2xi64>}
-            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>)
-            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
-    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %ins, %outs = transform.include @fill_conv_s2 failures(propagate) (%shaped)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
     transform.yield %ins, %outs : !transform.any_value, !transform.any_value
   }
 
-  transform.named_sequence @call_conv_s8_s1(%ins: !transform.any_value {transform.readonly},
-      %out: !transform.any_value {transform.readonly}) {
-    %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
-    %module = transform.util.get_nearest_symbol_table %root : (!transform.any_op) -> !transform.any_op
+  // The kernel's executable and the functions its wrappers call, in the module of `op`.
+  transform.named_sequence @import_conv(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    %module = transform.util.get_nearest_symbol_table %op : (!transform.any_op) -> !transform.any_op
     %exe = transform.util.import_symbol @ireerv_conv into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %conv = transform.util.import_symbol @ireerv_conv_s8 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %padded = transform.util.import_symbol @ireerv_conv_s8_padded into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.yield %module : !transform.any_op
+  }
+
+  transform.named_sequence @call_conv_s8_s1(%ins: !transform.any_value {transform.readonly},
+      %out: !transform.any_value {transform.readonly}) {
+    %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
+    %module = transform.include @import_conv failures(propagate) (%root)
         : (!transform.any_op) -> !transform.any_op
     %func = transform.util.import_symbol @ireerv_conv_s8_s1 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
@@ -335,12 +322,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @call_conv_s8_s2(%ins: !transform.any_value {transform.readonly},
       %out: !transform.any_value {transform.readonly}) {
     %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
-    %module = transform.util.get_nearest_symbol_table %root : (!transform.any_op) -> !transform.any_op
-    %exe = transform.util.import_symbol @ireerv_conv into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    %conv = transform.util.import_symbol @ireerv_conv_s8 into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    %padded = transform.util.import_symbol @ireerv_conv_s8_padded into %module if undefined
+    %module = transform.include @import_conv failures(propagate) (%root)
         : (!transform.any_op) -> !transform.any_op
     %func = transform.util.import_symbol @ireerv_conv_s8_s2 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
@@ -354,12 +336,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @call_conv_s8_s1_padded(%ins: !transform.any_value {transform.readonly},
       %out: !transform.any_value {transform.readonly}) {
     %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
-    %module = transform.util.get_nearest_symbol_table %root : (!transform.any_op) -> !transform.any_op
-    %exe = transform.util.import_symbol @ireerv_conv into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    %conv = transform.util.import_symbol @ireerv_conv_s8 into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    %padded = transform.util.import_symbol @ireerv_conv_s8_padded into %module if undefined
+    %module = transform.include @import_conv failures(propagate) (%root)
         : (!transform.any_op) -> !transform.any_op
     %func = transform.util.import_symbol @ireerv_conv_s8_s1_padded into %module if undefined
         : (!transform.any_op) -> !transform.any_op
@@ -373,12 +350,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @call_conv_s8_s2_padded(%ins: !transform.any_value {transform.readonly},
       %out: !transform.any_value {transform.readonly}) {
     %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
-    %module = transform.util.get_nearest_symbol_table %root : (!transform.any_op) -> !transform.any_op
-    %exe = transform.util.import_symbol @ireerv_conv into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    %conv = transform.util.import_symbol @ireerv_conv_s8 into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    %padded = transform.util.import_symbol @ireerv_conv_s8_padded into %module if undefined
+    %module = transform.include @import_conv failures(propagate) (%root)
         : (!transform.any_op) -> !transform.any_op
     %func = transform.util.import_symbol @ireerv_conv_s8_s2_padded into %module if undefined
         : (!transform.any_op) -> !transform.any_op
