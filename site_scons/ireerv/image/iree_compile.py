@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ireerv.boards import Board
-from ireerv.boards.board import FILE_FLAGS
+from ireerv.boards.board import FILE_FLAGS, PREPROCESSING_FLAG
 from ireerv.harts import dispatch_counts
 from ireerv.paths import PROJECT_ROOT
 from ireerv.runtime import inline_hal
@@ -76,6 +76,21 @@ _UNLOADED = re.compile(r"error: Failed to load transform library module: (.+)$",
 _ERROR = re.compile(r"^(.+?)(:\d+:\d+)?: error: (.+)$", re.M)
 
 
+def _spec_through_link(flag_list: list[str], cwd: Path, stem: str
+                       ) -> tuple[list[str], Path | None]:
+    """The flags with the preprocessing spec named through a link of a fixed name in the
+    output folder (and that link), else as they are: the spec's own ops (a board's kernel
+    dispatches) reach the kernel object with its location, and an absolute path would put
+    the checkout's folder into the image's debug information."""
+    link = cwd / f"{stem}_spec.mlir"
+    named = [f for f in flag_list if f.startswith(f"{PREPROCESSING_FLAG}=")]
+    if not named:
+        return flag_list, None
+    link.unlink(missing_ok=True)
+    link.symlink_to(named[0].removeprefix(f"{PREPROCESSING_FLAG}="))
+    return [f"{PREPROCESSING_FLAG}={link.name}" if f in named else f for f in flag_list], link
+
+
 def _shown(path: str) -> str:
     return Path(path).relative_to(PROJECT_ROOT).as_posix() \
         if Path(path).is_relative_to(PROJECT_ROOT) else path
@@ -133,14 +148,15 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
     # with it the compiler's memory layout and the program's locations) differs per machine.
     # So is one the relative name does not reach from where the folder really lies (a
     # linked `build/`).
+    stem = module_header.name.removesuffix("_module.h")
     inside = mlir.resolve().is_relative_to(PROJECT_ROOT)
     link = None if inside and (cwd / given).resolve() == mlir.resolve() else (
-        cwd / f"{module_header.name.removesuffix('_module.h')}_input.mlir")
+        cwd / f"{stem}_input.mlir")
     if link is not None:
         link.unlink(missing_ok=True)
         link.symlink_to(mlir.resolve())
         given = link.name
-    flag_list = [_absolute(flag) for flag in flag_list]
+    flag_list, spec = _spec_through_link([_absolute(flag) for flag in flag_list], cwd, stem)
     kernel_flag = f"--iree-llvmcpu-static-library-output-path={kernel_o.name}"
     try:
         if inline_hal.EXECUTION_FLAG in flag_list:
@@ -156,10 +172,13 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
     except CompileError as err:
         # Diagnostics name the file as given on the command line: show the user's path.
         said = str(err).replace(given, str(mlir))
+        if spec is not None:
+            said = said.replace(spec.name, _shown(os.readlink(spec)))
         raise CompileError(explain(said, mlir) if explain else said) from None
     finally:
-        if link is not None:
-            link.unlink(missing_ok=True)
+        for made in (link, spec):
+            if made is not None:
+                made.unlink(missing_ok=True)
 
 
 def _run_compile(cmd: list[str], cwd: Path, module_header: Path) -> None:
