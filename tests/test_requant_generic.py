@@ -39,17 +39,40 @@ def test_one_op_requantisation_is_tflites() -> None:
 
 
 def test_one_op_requantisation_text() -> None:
-    """Per-channel columns are read beside x; a column the same for every channel is a
-    constant of the body; the clamped value is int32 and the int8 cast an op of its own."""
+    """Every column is an operand beside x, in requant_generic.OPERANDS' order: one the same
+    for every channel a splat constant (IREE folds it into the body, the code of a body
+    constant), the others raw; the op carries the mark a board's spec finds it by; the
+    clamped value is int32 and the int8 cast an op of its own."""
     w = tosa_text.Writer()
     w.to_int8("%x", (1, 2, 2, 2), [0.25, 0.125], -128, (-128, 127), bound=1000)
     text = "\n".join(w.lines)
     assert text.count("linalg.generic") == 1
-    # One multiplier 2^30 for both, nudges and shifts per channel.
-    assert "ins(%x, %v1, %v2 : tensor<1x2x2x2xi32>, tensor<2xi32>, tensor<2xi32>)" in text
-    assert "_multipliers = arith.constant 1073741824 : i32" in text
+    # biases 0, lefts 2, one multiplier 2^30 for both, the sign term in, nudges and
+    # shifts per channel, after 0 (the zero point rides in the nudges), the clamp.
+    assert "ins(%x, %v1, %v2, %v3, %v4, %v5, %v6, %v1, %v7, %v8 : " in text
+    for value in ("dense<0>", "dense<2>", "dense<1073741824>", "dense<-1>", "dense<-128>",
+                  "dense<127>"):
+        assert f"{{values = {value} : tensor<2xi32>}}" in text, value
+    assert f"attrs = {{{requant_generic.TAG}}}" in text
     assert text.rstrip().endswith("-> tensor<1x2x2x2xi8>")
     assert "tosa.cast" in text and "tosa.rescale" not in text
+
+
+def test_the_columns_of_each_form() -> None:
+    """operands(): a clamped plan's sign mask 0 and a scaled one's left shift 0 and biases,
+    each column as long as the channels."""
+    pairs = [quantize_multiplier(0.25), quantize_multiplier(0.125)]
+    plain = requant_generic.plan(pairs, -128, True, (-128, 127), bound=1000, clamped=True)
+    assert plain is not None
+    columns = requant_generic.operands(plain, 2)
+    assert list(columns) == list(requant_generic.OPERANDS)
+    assert columns["lefts"] == [2, 2] and columns["signs"] == [0, 0]
+    assert columns["biases"] == [0, 0] and columns["low"] == [-128, -128]
+    scaled = requant_generic.scaled_plan(pairs, -128, True, (-128, 127), 1000, True, [3, 2],
+                                         biases=[5, 6])
+    assert scaled is not None
+    columns = requant_generic.operands(scaled, 2)
+    assert columns["lefts"] == [0, 0] and columns["biases"] == [5, 6]
 
 
 def test_pruned_channels_give_tflites_result() -> None:

@@ -123,75 +123,79 @@ def compute(x: int, requant: Requantisation, channel: int = 0) -> int:
     return min(max((total >> column["shifts"]) + requant.after, low), high)
 
 
-def lines(name: str, value: str, shape: tuple[int, ...], requant: Requantisation,
-          tables: dict[str, tuple[str, str]], loc: str) -> list[str]:
+# The columns of the op's one form, each an operand (tensor<C x i32> over the last axis,
+# a splat where one value serves every channel): the bias added first, the left
+# shift before the high multiply (2, or 0 for scaled sums), the multiplier, the mask
+# of the sign term (-1, or 0 where `clamped`), the nudge, the right shift, the
+# constant added and the clamp's bounds.  IREE folds splat operands into the body
+# (FoldScalarOrSplatConstant) before it forms dispatches, and the zero terms away:
+# the code is that of a body with constants.  As operands a board's transform spec
+# can hand them to a kernel of its own (the mark TAG names the op).
+OPERANDS = ("biases", "lefts", "multipliers", "signs", "nudges", "shifts", "after", "low",
+            "high")
+TAG = "ireerv.requant"
+
+
+def operands(requant: Requantisation, channels: int) -> dict[str, list[int]]:
+    """Each of OPERANDS for `channels` output channels."""
+    low, high = requant.limits
+    given = {"biases": requant.biases or [0], "lefts": [0 if requant.scaled else 2],
+             "signs": [0 if requant.clamped else -1], "after": [requant.after],
+             "low": [low], "high": [high], **requant.columns()}
+    return {k: given[k] * channels if len(given[k]) == 1 else given[k] for k in OPERANDS}
+
+
+def lines(name: str, value: str, shape: tuple[int, ...], tables: dict[str, tuple[str, str]],
+          loc: str) -> list[str]:
     """The op's text: `%name = linalg.generic` from `value` (int32 of `shape`) to the
     clamped int32 (the int8 cast stays an op of its own: as one op with it, IREE fuses
     the requantisation into a pooling layer after it rather than into the layer before).
-    `tables` names the constants of the per-channel columns (column -> (SSA name,
-    type)); the other columns are constants in the body.  `loc`: the Writer's location
-    suffix, as its other ops carry it."""
+    `tables` names the constants of OPERANDS (column -> (SSA name, type)).  `loc`: the
+    Writer's location suffix, as its other ops carry it."""
     rank = len(shape)
     dims = ", ".join(f"d{i}" for i in range(rank))
     same = f"affine_map<({dims}) -> ({dims})>"
     channel = f"affine_map<({dims}) -> (d{rank - 1})>"
     extent = "x".join(str(d) for d in shape)
     wide = f"tensor<{extent}xi32>"
-    v = {k: f"{name}_{k}" for k in ("a", "o", "empty", "c2", "x4", "x", "m64", "p", "h64",
-                                     "h", "c32", "c31", "sign", "twice", "nudged", "sum",
-                                     "shifted", "moved", "placed", "raised", "floor", "ceil",
-                                     "byte", "multipliers", "nudges", "shifts", "biases", "biased")}
-    ins, types, args, body, maps = [value], [wide], [f"{v['a']}: i32"], [], [same]
-    for column, values in requant.columns().items():
-        if column in tables:
-            ins.append(tables[column][0])
-            types.append(tables[column][1])
-            args.append(f"{v[column]}: i32")
-            maps.append(channel)
-        else:
-            body.append(f"      {v[column]} = arith.constant {values[0]} : i32")
-    args.append(f"{v['o']}: i32")
+    v = {k: f"{name}_{k}" for k in ("a", "o", "empty", "c31", "c32", "biased", "x4", "x",
+                                     "m64", "p", "h64", "h", "sign", "masked", "twice",
+                                     "nudged", "sum", "shifted", "placed", "raised", "byte",
+                                     *OPERANDS)}
+    ins = [value, *(tables[k][0] for k in OPERANDS)]
+    types = [wide, *(tables[k][1] for k in OPERANDS)]
+    args = [f"{v[k]}: i32" for k in ("a", *OPERANDS, "o")]
+    maps = [same, *[channel] * len(OPERANDS), same]
     iterators = ", ".join(['"parallel"'] * rank)
     return [
         f"    {v['empty']} = tensor.empty() : {wide}",
-        f"    {name} = linalg.generic {{indexing_maps = [{', '.join([*maps, same])}], "
+        f"    {name} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
         f"iterator_types = [{iterators}]}} ins({', '.join(ins)} : {', '.join(types)}) "
-        f"outs({v['empty']} : {wide}) {{",
-        f"    ^bb0({', '.join(args)}):", *body,
-        *_body(v, requant),
+        f"outs({v['empty']} : {wide}) attrs = {{{TAG}}} {{",
+        f"    ^bb0({', '.join(args)}):", *_body(v),
         f"    }} -> {wide}{loc}",
     ]
 
 
-def _body(v: dict[str, str], requant: Requantisation) -> list[str]:
-    low, high = requant.limits
-    first = []
-    if requant.biases is not None:
-        first = [f"      {v['biased']} = arith.addi {v['a']}, {v['biases']} : i32"]
-        v = {**v, "a": v["biased"]}
-    if requant.clamped:
-        nudge = [f"      {v['sum']} = arith.addi {v['h']}, {v['nudges']} : i32"]
-    else:
-        nudge = [f"      {v['c31']} = arith.constant 31 : i32",
-                 f"      {v['sign']} = arith.shrsi {v['a']}, {v['c31']} : i32",
-                 f"      {v['twice']} = arith.addi {v['sign']}, {v['sign']} : i32",
-                 f"      {v['nudged']} = arith.addi {v['twice']}, {v['nudges']} : i32",
-                 f"      {v['sum']} = arith.addi {v['h']}, {v['nudged']} : i32"]
-    return [*first,
-        f"      {v['c2']} = arith.constant 2 : i32",
+def _body(v: dict[str, str]) -> list[str]:
+    return [
+        f"      {v['c31']} = arith.constant 31 : i32",
         f"      {v['c32']} = arith.constant 32 : i64",
-        f"      {v['moved']} = arith.constant {requant.after} : i32",
-        f"      {v['floor']} = arith.constant {low} : i32",
-        f"      {v['ceil']} = arith.constant {high} : i32",
-        *([] if requant.scaled else [f"      {v['x4']} = arith.shli {v['a']}, {v['c2']} : i32"]),
-        f"      {v['x']} = arith.extsi {v['a'] if requant.scaled else v['x4']} : i32 to i64",
+        f"      {v['biased']} = arith.addi {v['a']}, {v['biases']} : i32",
+        f"      {v['x4']} = arith.shli {v['biased']}, {v['lefts']} : i32",
+        f"      {v['x']} = arith.extsi {v['x4']} : i32 to i64",
         f"      {v['m64']} = arith.extsi {v['multipliers']} : i32 to i64",
         f"      {v['p']} = arith.muli {v['x']}, {v['m64']} : i64",
         f"      {v['h64']} = arith.shrsi {v['p']}, {v['c32']} : i64",
-        f"      {v['h']} = arith.trunci {v['h64']} : i64 to i32", *nudge,
+        f"      {v['h']} = arith.trunci {v['h64']} : i64 to i32",
+        f"      {v['sign']} = arith.shrsi {v['biased']}, {v['c31']} : i32",
+        f"      {v['masked']} = arith.andi {v['sign']}, {v['signs']} : i32",
+        f"      {v['twice']} = arith.addi {v['masked']}, {v['masked']} : i32",
+        f"      {v['nudged']} = arith.addi {v['twice']}, {v['nudges']} : i32",
+        f"      {v['sum']} = arith.addi {v['h']}, {v['nudged']} : i32",
         f"      {v['shifted']} = arith.shrsi {v['sum']}, {v['shifts']} : i32",
-        f"      {v['placed']} = arith.addi {v['shifted']}, {v['moved']} : i32",
-        f"      {v['raised']} = arith.maxsi {v['placed']}, {v['floor']} : i32",
-        f"      {v['byte']} = arith.minsi {v['raised']}, {v['ceil']} : i32",
+        f"      {v['placed']} = arith.addi {v['shifted']}, {v['after']} : i32",
+        f"      {v['raised']} = arith.maxsi {v['placed']}, {v['low']} : i32",
+        f"      {v['byte']} = arith.minsi {v['raised']}, {v['high']} : i32",
         f"      linalg.yield {v['byte']} : i32",
     ]

@@ -163,15 +163,14 @@ class Writer:
 
     def requantise(self, value: str, shape: tuple[int, ...],
                             plan: requant_generic.Requantisation) -> str:
-        """The requantisation and clamp as one op (requant_generic), its per-channel columns
-        read from constants; then the int8."""
+        """The requantisation and clamp as one op (requant_generic), its columns read from
+        constants; then the int8."""
         tables = {}
-        for column, values in plan.columns().items():
-            if len(set(values)) > 1:
-                const = self.const(np.array(values, dtype=np.int32))
-                tables[column] = (const, self._type_of(const))
+        for column, values in requant_generic.operands(plan, shape[-1]).items():
+            const = self.const(np.array(values, dtype=np.int32))
+            tables[column] = (const, self._type_of(const))
         name = self.fresh()
-        self.lines += requant_generic.lines(name, value, shape, plan, tables, self.loc())
+        self.lines += requant_generic.lines(name, value, shape, tables, self.loc())
         return self.op("cast", [name], [ttype(shape, "i32")], ttype(shape, "i8"))
 
     def multiply(self, value: str, shape: tuple[int, ...], reals: list[float],
