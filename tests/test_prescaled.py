@@ -46,6 +46,21 @@ def test_scaled_sums_requantise_to_tflites_bits() -> None:
                 assert got == want, (x, channel, zp)
 
 
+def test_a_scaled_nudge_names_its_channels_shift() -> None:
+    """Each scaled nudge is an odd number times 2^(left - 2): cluster4-pulp's spec reads a
+    prescaled layer's per-channel left shift from its trailing zeros, to give its kernel
+    the int8 weights (bsp/cluster4-pulp/iree-data-tiling.mlir, @ireerv_conv_q16)."""
+    pairs = _pairs(5, 16)
+    right = [-e for _, e in pairs]
+    left = [2 + max(right) - e for e in right]
+    for zp, fold in ((-128, True), (-128, False), (-3, True), (0, True)):
+        requant = requant_generic.scaled_plan(pairs, zp, fold, (max(zp, -128), 127), 300_000,
+                                              True, left)
+        assert requant is not None
+        for nudge, shift in zip(requant.nudges, left, strict=True):
+            assert (nudge & -nudge).bit_length() - 1 == shift - 2, (nudge, shift, zp)
+
+
 def test_scaled_sums_need_one_shift_clamped_and_room() -> None:
     pairs = _pairs(7, 4)
     right = [-e for _, e in pairs]

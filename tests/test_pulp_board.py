@@ -132,9 +132,10 @@ def _kernel_figures(fetcher: Fetcher, toolchain: Toolchain, tmp_path: Path, kern
         PULP, kernel, TESTS / "bsp" / f"{kernel}_check.c",
         [f'{kernel.upper()}_SOURCE="{source}"'])
     result = simulators.run_on_board(PULP, elf=elf, hex_file=hexfile, simulator=sim,
-                                     maxcycles=20_000_000)
+                                     maxcycles=40_000_000)
     assert result.passed and "MISMATCHES 0" in result.program_output, result.output
     lines = [ln.split() for ln in result.program_output.splitlines() if ln.startswith("CYCLES")]
+    print("\n".join(" ".join(words) for words in lines))  # the figures, with pytest -s
     return {words[1]: (int(words[2]), int(words[4])) for words in lines}, lines
 
 
@@ -160,7 +161,7 @@ def test_the_convolution_kernel_is_exact_at_under_a_cycle_a_mac(
     each kind of layer the board's spec hands it: 8x8 outputs of 16 filters of 3x3x32 take
     128,950 cycles, 0.44 a MAC, with stride 2 136,630, 0.46 a MAC (the bound: 0.9)."""
     figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "conv")
-    assert len(figures) == 6, lines
+    assert len(figures) == 9, lines
     for name in ("3x3", "3x3s2"):
         cycles, macs = figures[name]
         assert cycles <= 0.9 * macs, lines

@@ -5,15 +5,29 @@
  * IREE v3.9.0 miscompiles it when it tiles it (docs/boards.md).
  *
  * Layouts: input [IH][IW][C] (padded already); weights in blocks of 4 filters,
- * [F/4][KH][KW][C/4][4][4] (a word of each filter after another); int32 sums
- * [OH][OW][F], each starting from `fill` (the convolution's initial value).
- * Offsets count elements.  A tile of 4 outputs of a row by 4 filters: for each
- * word of a window's row four input words and four weight words, 16
- * cv.sdotsp.b. */
+ * [F/4][KH][KW][C/4][4][4] (a word of each filter after another); outputs
+ * [OH][OW][F].  Offsets count elements.  A tile of 4 outputs of a row by 4
+ * filters: for each word of a window's row four input words and four weight
+ * words, 16 cv.sdotsp.b.
+ *
+ * ireerv_conv_s8 writes the int32 sums, each starting from `fill` (the
+ * convolution's initial value).  ireerv_conv_q8 writes int8: each sum starts from
+ * `fill` plus the layer's bias and is requantised as TFLite does, with the
+ * translator's columns (formats/requant_generic.py, the same bits): the spec
+ * hands it the layers no other path takes. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "xcv_insn.h"
+
+/* The requantisation's columns, one word each for a filter (the table is
+ * [F][COLUMNS]): the convolution's own bias, requant_generic.OPERANDS, and the
+ * left shift that turns the sums into the translator's prescaled ones (0, or
+ * 2 + d for a layer whose int16 weights carry 4 * 2^d: formats/prescaled.py; the
+ * kernel takes them as int8). */
+enum {
+  BIAS, BIASES, LEFTS, MULTIPLIERS, SIGNS, NUDGES, SHIFTS, AFTER, LOW, HIGH, PRE, COLUMNS
+};
 
 /* One word of a window's row for 4 outputs by 4 filters: the outputs' input
  * words `apart` bytes from one another (a constant: immediate offsets, one
@@ -38,10 +52,25 @@
     s[11] = sdotsp_b(s[11], x2, k3); s[15] = sdotsp_b(s[15], x3, k3);            \
   } while (0)
 
-/* Outputs x..x+3 of a row by filters f..f+3.  `in` is the first input pixel of
- * output x's window, `pitch` the bytes from one input row to the next, `apart`
- * from output x's window to x + 1's.  A window's row is `words` words (its
- * taps' channels lie one after another, as do a filter's). */
+/* The sums s (4 outputs by 4 filters) over a window: `in` is the first input pixel
+ * of the first output's window, `pitch` the bytes from one input row to the next,
+ * `apart` from one output's window to the next's.  A window's row is `words`
+ * words (its taps' channels lie one after another, as do a filter's). */
+static inline __attribute__((always_inline)) void sums_4x4(
+    int32_t *s, const int8_t *in, size_t pitch, const size_t apart, const uint32_t *w,
+    size_t rows, size_t words) {
+  for (size_t r = 0; r < rows; ++r, in += pitch) {
+    const uint32_t *a = (const uint32_t *)in;
+    size_t n = words;
+    for (; n >= 2; n -= 2) {
+      QUAD_STEP(s, a, apart, w);
+      QUAD_STEP(s, a, apart, w);
+    }
+    if (n) QUAD_STEP(s, a, apart, w);
+  }
+}
+
+/* Outputs x..x+3 of a row by filters f..f+3 (sums_4x4's window), as int32 sums. */
 static inline __attribute__((always_inline)) void tile_4x4(
     int32_t *out, size_t f_total, const int8_t *in, size_t pitch, const size_t apart,
     const uint32_t *w, size_t rows, size_t words, int32_t fill) {
@@ -65,11 +94,72 @@ static inline __attribute__((always_inline)) void tile_4x4(
     for (int j = 0; j < 4; ++j) out[i * f_total + j] = s[i * 4 + j];
 }
 
-/* One output by filters f..f+3: a row's last outputs, and every output of a
- * layer whose windows lie apart by a distance tile_4x4 has no copy for. */
-static void tile_1x4(int32_t *out, const int8_t *in, size_t pitch, const uint32_t *w,
-                     size_t rows, size_t words, int32_t fill) {
-  int32_t s[4] = {fill, fill, fill, fill};
+/* TFLite's requantisation of sum v (requant_generic's op, in C): the high word of
+ * (v << left) * m, the sign term where `signed_` (a constant: ReLU layers have
+ * none), the nudge, the shift, the constant and the clamp (cv.max, cv.min). */
+static inline __attribute__((always_inline)) int8_t requantise(
+    int32_t v, int32_t left, int32_t m, int signed_, int32_t nudge, int32_t shift,
+    int32_t after, int32_t low, int32_t high) {
+  const int32_t x = (int32_t)((uint32_t)v << left);
+  int32_t r = (int32_t)(((int64_t)x * m) >> 32) + nudge;
+  if (signed_) r += (int32_t)((uint32_t)(v >> 31) << 1);
+  return (int8_t)cv_min(cv_max((r >> shift) + after, low), high);
+}
+
+/* put_q8 for one kind of filter: `prescaled` and `signed_` are constants. */
+#define PUT_Q8(prescaled, signed_)                                               \
+  for (int i = 0; i < n; ++i) {                                                \
+    const int32_t v = prescaled ? (int32_t)((uint32_t)s[i * step] << pre) + biases \
+                                : s[i * step];                                 \
+    out[i * f_total] = requantise(v, left, m, signed_, nudge, shift, after, low, high); \
+  }
+
+/* Filter g's n sums (`step` apart in s), requantised with its columns t, to
+ * out[i * f_total] (prescaled first where the columns say so). */
+static inline __attribute__((always_inline)) void put_q8(int8_t *out, size_t f_total,
+                                                         const int32_t *t, const int32_t *s,
+                                                         int step, int n) {
+  const int32_t left = t[LEFTS], m = t[MULTIPLIERS], nudge = t[NUDGES], shift = t[SHIFTS];
+  const int32_t after = t[AFTER], low = t[LOW], high = t[HIGH], pre = t[PRE];
+  const int32_t biases = t[BIASES];
+  if (pre | biases) {
+    if (t[SIGNS]) {
+#pragma GCC unroll 4
+      PUT_Q8(1, 1)
+    } else {
+#pragma GCC unroll 4
+      PUT_Q8(1, 0)
+    }
+  } else if (t[SIGNS]) {
+#pragma GCC unroll 4
+    PUT_Q8(0, 1)
+  } else {
+#pragma GCC unroll 4
+    PUT_Q8(0, 0)
+  }
+}
+
+/* tile_4x4's outputs requantised to int8 with the columns `table` of filters f..f+3. */
+static inline __attribute__((always_inline)) void tile_4x4_q8(
+    int8_t *out, size_t f_total, const int8_t *in, size_t pitch, const size_t apart,
+    const uint32_t *w, size_t rows, size_t words, int32_t fill, const int32_t *table) {
+  int32_t s[16];
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) {
+    const int32_t start = fill + table[j * COLUMNS + BIAS];
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) s[i * 4 + j] = start;
+  }
+  sums_4x4(s, in, pitch, apart, w, rows, words);
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) put_q8(out + j, f_total, table + j * COLUMNS, s + j, 4, 4);
+}
+
+/* The sums s (one output by 4 filters) over a window: a row's last outputs, and
+ * every output of a layer whose windows lie apart by a distance tile_4x4 has no
+ * copy for. */
+static inline __attribute__((always_inline)) void sums_1x4(int32_t *s, const int8_t *in, size_t pitch, const uint32_t *w,
+                     size_t rows, size_t words) {
   for (size_t r = 0; r < rows; ++r, in += pitch) {
     const uint32_t *a = (const uint32_t *)in;
     for (size_t n = words; n; --n) {
@@ -80,15 +170,38 @@ static void tile_1x4(int32_t *out, const int8_t *in, size_t pitch, const uint32_
       s[2] = sdotsp_b(s[2], x, k2); s[3] = sdotsp_b(s[3], x, k3);
     }
   }
+}
+
+/* One output by filters g..g+3 as int32 sums (sums_1x4's window). */
+static void tile_1x4(int32_t *out, const int8_t *in, size_t pitch, const uint32_t *w,
+                     size_t rows, size_t words, int32_t fill) {
+  int32_t s[4] = {fill, fill, fill, fill};
+  sums_1x4(s, in, pitch, w, rows, words);
   for (int j = 0; j < 4; ++j) out[j] = s[j];
 }
 
-/* A row's outputs 4 at a time, for windows `apart` bytes apart (a constant). */
-#define ROW_OF_QUADS(apart)                                                      \
+/* A row's outputs 4 at a time, for windows `apart` bytes apart (a constant):
+ * TILE(g, apart) computes filters g..g+3 of outputs x..x+3. */
+#define ROW_OF_QUADS(apart, TILE)                                                \
   for (; x + 4 <= ow; x += 4, first += 4 * (apart), out += 4 * f)                \
-    for (size_t g = 0; g < f; g += 4)                                          \
-      tile_4x4(out + g, f, first, pitch, (apart), (const uint32_t *)(weights + g * taps), kh, \
-               words, fill)
+    for (size_t g = 0; g < f; g += 4) TILE(g, apart)
+
+/* The distances the 4x4 tile has copies for: the strides times the channels of
+ * the networks here. */
+#define EACH_STEP(TILE)                                                          \
+  switch (step) {                                                              \
+    case 4: ROW_OF_QUADS(4, TILE); break;                                      \
+    case 8: ROW_OF_QUADS(8, TILE); break;                                      \
+    case 16: ROW_OF_QUADS(16, TILE); break;                                    \
+    case 32: ROW_OF_QUADS(32, TILE); break;                                    \
+    case 64: ROW_OF_QUADS(64, TILE); break;                                    \
+    case 128: ROW_OF_QUADS(128, TILE); break;                                  \
+    default: break;                                                            \
+  }
+
+#define SUMS_TILE(g, apart)                                                      \
+  tile_4x4(out + g, f, first, pitch, (apart), (const uint32_t *)(weights + g * taps), kh, \
+           words, fill)
 
 /* Output row `row` of a kh x kw convolution (stride `stride` both ways; filters
  * and channels multiples of 4). */
@@ -101,16 +214,35 @@ void ireerv_conv_s8(const int8_t *in, size_t in_offset, const int8_t *weights,
   int32_t *out = sums + sums_offset + row * ow * f;
   weights += weights_offset;
   size_t x = 0;
-  switch (step) {  /* the strides times the channels of the networks here */
-    case 4: ROW_OF_QUADS(4); break;
-    case 8: ROW_OF_QUADS(8); break;
-    case 16: ROW_OF_QUADS(16); break;
-    case 32: ROW_OF_QUADS(32); break;
-    case 64: ROW_OF_QUADS(64); break;
-    case 128: ROW_OF_QUADS(128); break;
-    default: break;
-  }
+  EACH_STEP(SUMS_TILE)
   for (; x < ow; ++x, first += step, out += f)
     for (size_t g = 0; g < f; g += 4)
       tile_1x4(out + g, first, pitch, (const uint32_t *)(weights + g * taps), kh, words, fill);
+}
+
+#define BYTES_TILE(g, apart)                                                     \
+  tile_4x4_q8(out + g, f, first, pitch, (apart),                                 \
+              (const uint32_t *)(weights + g * taps), kh, words, fill, table + g * COLUMNS)
+
+/* Output row `row` requantised to int8 with the columns `table` ([F][COLUMNS], see
+ * the enum above), strides sh down and sw across. */
+void ireerv_conv_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
+                    size_t weights_offset, const int32_t *table, size_t table_offset,
+                    int8_t *bytes, size_t bytes_offset, size_t iw, size_t c, size_t ow,
+                    size_t f, size_t kh, size_t kw, size_t sh, size_t sw, int32_t fill,
+                    size_t row) {
+  const size_t pitch = iw * c, step = sw * c, words = kw * c / 4, taps = kh * kw * c;
+  const int8_t *first = in + in_offset + row * sh * pitch;
+  int8_t *out = bytes + bytes_offset + row * ow * f;
+  weights += weights_offset;
+  table += table_offset;
+  size_t x = 0;
+  EACH_STEP(BYTES_TILE)
+  for (; x < ow; ++x, first += step, out += f)
+    for (size_t g = 0; g < f; g += 4) {
+      int32_t s[4];
+      for (int j = 0; j < 4; ++j) s[j] = fill + table[(g + j) * COLUMNS + BIAS];
+      sums_1x4(s, first, pitch, (const uint32_t *)(weights + g * taps), kh, words);
+      for (int j = 0; j < 4; ++j) put_q8(out + g + j, f, table + (g + j) * COLUMNS, s + j, 1, 1);
+    }
 }

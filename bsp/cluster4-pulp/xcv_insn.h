@@ -10,6 +10,19 @@ static inline __attribute__((always_inline)) int32_t sdotsp_b(int32_t acc, uint3
   return acc;
 }
 
+/* cv.max, cv.min: the signed larger and smaller of two words. */
+static inline __attribute__((always_inline)) int32_t cv_max(int32_t a, int32_t b) {
+  int32_t r;
+  __asm__(".insn r 0x2b, 0x3, 0x2d, %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+
+static inline __attribute__((always_inline)) int32_t cv_min(int32_t a, int32_t b) {
+  int32_t r;
+  __asm__(".insn r 0x2b, 0x3, 0x2b, %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+
 /* cv.lw rd, imm(p!): rd = *p, then p += imm bytes (one instruction: no address
  * addition in the loop). */
 #define LW_POST(p, imm)                                                          \

@@ -3,7 +3,9 @@
  * the sums of the bytes.  The cases are the kinds iree-data-tiling.mlir hands
  * it: 3x3 of stride 1 and 2, 1x1 of stride 2, a first layer's 4 channels, rows
  * of outputs not a multiple of the tile's 4, and a stride times channels the
- * 4x4 tile has no copy for (one output at a time). */
+ * 4x4 tile has no copy for (one output at a time).  The cases ending in q are
+ * ireerv_conv_q8's: the same sums requantised to int8 with columns of
+ * formats/requant_generic.py, checked against that module's `compute`. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -13,6 +15,8 @@
 static int8_t input[17 * 17 * 16] __attribute__((aligned(64)));
 static int8_t weights[32 * 9 * 32] __attribute__((aligned(64)));
 static int32_t sums[10 * 10 * 32] __attribute__((aligned(64)));
+static int8_t bytes[10 * 10 * 32] __attribute__((aligned(64)));
+static int32_t table[32 * 11];  /* [F][11]: conv_sdotp.c's columns */
 
 static int8_t next_byte(uint32_t *state) {
   *state = *state * 1103515245u + 12345u;
@@ -26,24 +30,71 @@ static int32_t weight(int f, int kh, int kw, int c, int k, int channels) {
                  (f % 4) * 4 + c % 4];
 }
 
+/* The sum of output (y, x) of filter g, from `fill`. */
+static int32_t sum_of(int y, int x, int g, int in, int c, int k, int s, int32_t fill) {
+  int32_t sum = fill;
+  for (int kh = 0; kh < k; ++kh)
+    for (int kw = 0; kw < k; ++kw)
+      for (int ch = 0; ch < c; ++ch)
+        sum += input[((y * s + kh) * in + x * s + kw) * c + ch] * weight(g, kh, kw, ch, k, c);
+  return sum;
+}
+
+/* requant_generic.compute for filter g's columns (of f). */
+static int32_t compute(int32_t x, int g, int f) {
+  const int32_t *t = table + g * 11;
+  (void)f;
+  x = (int32_t)((uint32_t)(x + t[0]) << t[10]) + t[1];
+  int64_t wide = (int64_t)(x * (t[2] ? 4 : 1)) * t[3];
+  int32_t total = (int32_t)(wide >> 32) + t[5];
+  if (t[4]) total += 2 * (x >> 31);
+  int32_t r = (total >> t[6]) + t[7];
+  return r < t[8] ? t[8] : r > t[9] ? t[9] : r;
+}
+
+/* Columns for f filters as the translator writes them: biases, the left shift 2,
+ * multipliers of 2^30 and more, the sign term on every other filter, nudges of
+ * 1 + 2^e (the zero point folded in on some), shifts 1 + e, clamps of a ReLU or
+ * of int8. */
+static void make_table(int f, uint32_t *state) {
+  for (int g = 0; g < f; ++g) {
+    const int e = 8 + g % 6, zp = (g % 3) * 5 - 5;
+    int32_t *t = table + g * 11;
+    t[0] = next_byte(state) * 37;
+    t[1] = g % 5 ? 0 : next_byte(state);  /* a prescaled layer's biases, with t[10] */
+    t[2] = g % 5 ? 2 : 0;
+    t[10] = g % 5 ? 0 : 2 + g % 3;
+    t[3] = (int32_t)(0x40000000u + (uint32_t)next_byte(state) * 0x100000u);
+    t[4] = g % 2 ? 0 : -1;
+    t[5] = 1 + (1 << e) + (g % 4 ? 0 : zp * (2 << e));
+    t[6] = 1 + e;
+    t[7] = g % 4 ? zp : 0;
+    t[8] = g % 2 ? zp : -128;
+    t[9] = 127;
+  }
+}
+
 /* One case: an in x in x c input, f filters of k x k, stride s; returns mismatches. */
-static int check(const char *name, int in, int c, int f, int k, int s) {
+static int check(const char *name, int in, int c, int f, int k, int s, int requantised) {
   const int out = (in - k) / s + 1, fill = -77;
+  uint32_t state = 777;
+  make_table(f, &state);
   uint64_t start = bsp_cycles();
   for (int row = 0; row < out; ++row)
-    ireerv_conv_s8(input, 0, weights, 0, sums, 0, in, c, out, f, k, k, s, fill, row);
+    if (requantised)
+      ireerv_conv_q8(input, 0, weights, 0, table, 0, bytes, 0, in, c, out, f, k, k, s, s, fill,
+                     row);
+    else
+      ireerv_conv_s8(input, 0, weights, 0, sums, 0, in, c, out, f, k, k, s, fill, row);
   printf("CYCLES %s %lu for %d MACs\n", name, (unsigned long)(bsp_cycles() - start),
          out * out * f * k * k * c);
   int bad = 0;
   for (int y = 0; y < out; ++y)
     for (int x = 0; x < out; ++x)
       for (int g = 0; g < f; ++g) {
-        int32_t sum = fill;
-        for (int kh = 0; kh < k; ++kh)
-          for (int kw = 0; kw < k; ++kw)
-            for (int ch = 0; ch < c; ++ch)
-              sum += input[((y * s + kh) * in + x * s + kw) * c + ch] * weight(g, kh, kw, ch, k, c);
-        bad += sums[(y * out + x) * f + g] != sum;
+        const int32_t sum = sum_of(y, x, g, in, c, k, s, fill);
+        const int at = (y * out + x) * f + g;
+        bad += requantised ? bytes[at] != compute(sum, g, f) : sums[at] != sum;
       }
   return bad;
 }
@@ -52,12 +103,15 @@ int main(void) {
   uint32_t state = 12345;
   for (unsigned i = 0; i < sizeof input; ++i) input[i] = next_byte(&state);
   for (unsigned i = 0; i < sizeof weights; ++i) weights[i] = next_byte(&state);
-  int bad = check("3x3", 10, 32, 16, 3, 1);
-  bad += check("3x3s2", 17, 16, 32, 3, 2);
-  bad += check("rows", 11, 16, 8, 3, 1);    /* 9 outputs a row: two tiles and one */
-  bad += check("1x1s2", 11, 32, 8, 1, 2);
-  bad += check("first", 12, 4, 8, 3, 1);
-  bad += check("other", 8, 12, 4, 3, 1);     /* 12 bytes apart: one output at a time */
+  int bad = check("3x3", 10, 32, 16, 3, 1, 0);
+  bad += check("3x3s2", 17, 16, 32, 3, 2, 0);
+  bad += check("rows", 11, 16, 8, 3, 1, 0);    /* 9 outputs a row: two tiles and one */
+  bad += check("1x1s2", 11, 32, 8, 1, 2, 0);
+  bad += check("first", 12, 4, 8, 3, 1, 0);
+  bad += check("other", 8, 12, 4, 3, 1, 0);     /* 12 bytes apart: one output at a time */
+  bad += check("3x3q", 10, 32, 16, 3, 1, 1);
+  bad += check("rowsq", 11, 16, 8, 3, 1, 1);
+  bad += check("otherq", 8, 12, 4, 3, 1, 1);
   printf("MISMATCHES %d\n", bad);
   return bad != 0;
 }
