@@ -271,3 +271,34 @@ def test_convolutions_call_the_board_kernel(tree: Path, fetcher: Fetcher,
     # The kernel's dispatch comes from the board's spec, with its locations: named
     # through a link in the output folder, not by the checkout's path.
     assert str(tree).encode() not in (folder / "image.elf").read_bytes()
+
+
+def requantised_net(path: Path) -> Path:
+    """Layers the requantising kernel takes: a first layer of stride 2 (3 channels padded
+    to 4), a small pointwise layer (int16 weights, formats/prescaled.py) and a larger one
+    of int8 weights, both of 12 outputs a row (more than the mmt4d path's 6)."""
+    g = Graph()
+    x = g.tensor("x", (1, 24, 24, 3), np.int8, scale=0.5, zero_point=-1)
+    a = _conv(g, 31, x, (8, 3, 3, 3), (1, 12, 12, 8), 2, "first")
+    b = _conv(g, 32, a, (16, 1, 1, 8), (1, 12, 12, 16), 1, "prescaled")
+    c = _conv(g, 33, b, (72, 1, 1, 16), (1, 12, 12, 72), 1, "pointwise")
+    return save(g, path, [x], [a, b, c])
+
+
+@pytest.mark.cluster
+@pytest.mark.upstream
+def test_requantised_convolutions_write_int8(tree: Path, fetcher: Fetcher,
+                                             tmp_path: Path) -> None:
+    """The layers no other path takes go to ireerv_conv_q8 with their requantisation
+    (the translator's mark ireerv.requant): int8 out, no int32 sums, no convolution of
+    IREE's own left, and LiteRT's outputs bit for bit (vww: 12,652,134 -> 11,206,194
+    cycles a call)."""
+    need_module("ai_edge_litert")
+    for name in ("verilator", "cluster-tb-pulp"):
+        require_input(fetcher, name)
+    path = requantised_net(tmp_path / "requantised.tflite")
+    out = scons(tree, "run", f"MODEL={path}", "BOARD=cluster4-pulp").stdout
+    assert "PASS: " in out and "difference 0" in out, out[-2000:]
+    folder = next((tree / "build" / "cluster4-pulp").glob("requantised*"))
+    image_map = (folder / "image.map").read_text()
+    assert "ireerv_conv_q8" in image_map and "conv_2d_nhwc_hwcf" not in image_map

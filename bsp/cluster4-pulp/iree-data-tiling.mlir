@@ -2,6 +2,17 @@
 // hands to the board's own kernel, read through
 // --iree-preprocessing-transform-spec-filename (board.toml, [iree] preprocessing).
 //
+// In order (@__transform_main): int8 3x3 convolutions, 1x1 ones of stride 2 and a
+// first layer of stride 1 go to ireerv_conv_s8, whose int32 sums IREE requantises
+// (that dispatch runs on every hart, the kernel's on hart 0 alone: resnet8 took
+// 8,677,794 cycles with the requantisation in the kernel, 8,647,874 without);
+// the pointwise layers the mmt4d kernel takes, few-channel and fully connected ones
+// are data-tiled; the int8 convolutions left whose requantisation is the TFLite
+// translator's (its mark ireerv.requant) go to ireerv_conv_q8, which requantises
+// them itself and writes int8 (vww's pointwise layers of 12 to 48 outputs a row,
+// its prescaled ones and its first layer of stride 2, whose int32 sums would take
+// 72 KiB: 12,652,134 -> 10,762,369 cycles a call); then wider pointwise layers.
+//
 // A convolution the kernel takes becomes a dispatch of the executable below
 // (@ireerv_conv): its entry point calls ireerv_conv_s8, declared `hal.import.static`
 // and left undefined in the kernel object (IREE links no object into a static
@@ -43,6 +54,10 @@ module attributes {transform.with_named_sequence} {
       %one = arith.constant 1 : index
       stream.return %oh, %one, %one : index, index, index
     }
+    stream.executable.export public @conv_q8 workgroups(%oh: index) -> (index, index, index) {
+      %one = arith.constant 1 : index
+      stream.return %oh, %one, %one : index, index, index
+    }
     builtin.module {
       func.func private @ireerv_conv_s8(%in: memref<i8>, %in_offset: index,
           %w: memref<i8>, %w_offset: index, %sums: memref<i32>, %sums_offset: index,
@@ -74,6 +89,44 @@ module attributes {transform.with_named_sequence} {
             %s_offset, %iw, %c, %ow, %f, %kh, %kw, %stride, %fill, %row)
             : (memref<i8>, index, memref<i8>, index, memref<i32>, index, index, index,
                index, index, index, index, index, i32, index) -> ()
+        return
+      }
+      func.func private @ireerv_conv_q8(%in: memref<i8>, %in_offset: index,
+          %w: memref<i8>, %w_offset: index, %t: memref<i32>, %t_offset: index,
+          %out: memref<i8>, %out_offset: index, %iw: index, %c: index, %ow: index,
+          %f: index, %kh: index, %kw: index, %sh: index, %sw: index, %fill: i32, %row: index)
+          attributes {hal.import.static, llvm.bareptr = true}
+      func.func @conv_q8(%b_in: !stream.binding, %b_w: !stream.binding,
+          %b_t: !stream.binding, %b_out: !stream.binding, %ih: index, %iw: index, %c: index,
+          %oh: index, %ow: index, %f: index, %kh: index, %kw: index, %sh: index, %sw: index,
+          %fill: i32) {
+        %zero = arith.constant 0 : index
+        %columns = arith.constant 11 : index
+        %row = stream.dispatch.workgroup.id[0] : index
+        %in_pixels = arith.muli %ih, %iw : index
+        %in_n = arith.muli %in_pixels, %c : index
+        %window = arith.muli %kh, %kw : index
+        %taps = arith.muli %window, %c : index
+        %w_n = arith.muli %f, %taps : index
+        %t_n = arith.muli %f, %columns : index
+        %out_pixels = arith.muli %oh, %ow : index
+        %out_n = arith.muli %out_pixels, %f : index
+        %in = stream.binding.subspan %b_in[%zero] : !stream.binding -> memref<?xi8>{%in_n}
+        %w = stream.binding.subspan %b_w[%zero] : !stream.binding -> memref<?xi8>{%w_n}
+        %t = stream.binding.subspan %b_t[%zero] : !stream.binding -> memref<?xi32>{%t_n}
+        %out = stream.binding.subspan %b_out[%zero] : !stream.binding -> memref<?xi8>{%out_n}
+        %in_base, %in_offset, %in_size, %in_stride = iree_codegen.extract_strided_metadata %in
+            : memref<?xi8> -> memref<i8>, index, index, index
+        %w_base, %w_offset, %w_size, %w_stride = iree_codegen.extract_strided_metadata %w
+            : memref<?xi8> -> memref<i8>, index, index, index
+        %t_base, %t_offset, %t_size, %t_stride = iree_codegen.extract_strided_metadata %t
+            : memref<?xi32> -> memref<i32>, index, index, index
+        %o_base, %o_offset, %o_size, %o_stride = iree_codegen.extract_strided_metadata %out
+            : memref<?xi8> -> memref<i8>, index, index, index
+        func.call @ireerv_conv_q8(%in_base, %in_offset, %w_base, %w_offset, %t_base, %t_offset,
+            %o_base, %o_offset, %iw, %c, %ow, %f, %kh, %kw, %sh, %sw, %fill, %row)
+            : (memref<i8>, index, memref<i8>, index, memref<i32>, index, memref<i8>, index,
+               index, index, index, index, index, index, index, index, i32, index) -> ()
         return
       }
     }
@@ -166,6 +219,227 @@ module attributes {transform.with_named_sequence} {
     %r = util.call @ireerv_conv_s8(%x4, %w4, %fill, %stride)
         : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, index) -> tensor<1x?x?x?xi32>
     util.return %r : tensor<1x?x?x?xi32>
+  }
+
+  // The kernel's int8 outputs [1][OH][OW][F] (the shape of `shape`): the convolution
+  // of x [1][IH][IW][C] (padded already) and w [KH][KW][C][F], strides sh down and sw
+  // across, from `fill` plus the bias, requantised with the translator's columns (its
+  // mark ireerv.requant, formats/requant_generic.py OPERANDS), each [F].  Channels
+  // that are no multiple of 4 are padded to one with zero weights (the rows of the
+  // windows would start mid-word; a static pad of nothing folds away).
+  util.func private @ireerv_conv_q8(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>,
+      %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %bias: tensor<?xi32>,
+      %biases: tensor<?xi32>, %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>,
+      %signs: tensor<?xi32>, %nudges: tensor<?xi32>, %shifts: tensor<?xi32>,
+      %after: tensor<?xi32>, %low: tensor<?xi32>, %high: tensor<?xi32>, %pres: tensor<?xi32>)
+      -> tensor<1x?x?x?xi8> attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
+    %three = arith.constant 3 : index
+    %four = arith.constant 4 : index
+    %eleven = arith.constant 11 : index
+    %c0_i8 = arith.constant 0 : i8
+    %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
+    %more = affine.apply affine_map<()[s0] -> ((4 - s0 mod 4) mod 4)>()[%c]
+    %x4 = tensor.pad %x low[%zero, %zero, %zero, %zero] high[%zero, %zero, %zero, %more] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %c0_i8 : i8
+    } : tensor<1x?x?x?xi8> to tensor<1x?x?x?xi8>
+    %w4 = tensor.pad %w low[%zero, %zero, %zero, %zero] high[%zero, %zero, %more, %zero] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %c0_i8 : i8
+    } : tensor<?x?x?x?xi8> to tensor<?x?x?x?xi8>
+    %ih = tensor.dim %x4, %one : tensor<1x?x?x?xi8>
+    %iw = tensor.dim %x4, %two : tensor<1x?x?x?xi8>
+    %cp = tensor.dim %x4, %three : tensor<1x?x?x?xi8>
+    %kh = tensor.dim %w4, %zero : tensor<?x?x?x?xi8>
+    %kw = tensor.dim %w4, %one : tensor<?x?x?x?xi8>
+    %f = tensor.dim %w4, %three : tensor<?x?x?x?xi8>
+    %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
+    %ow = tensor.dim %shape, %two : tensor<1x?x?x?xi8>
+    %c4 = arith.divui %cp, %four : index
+    %f4 = arith.divui %f, %four : index
+    %split = tensor.expand_shape %w4 [[0], [1], [2, 3], [4, 5]]
+        output_shape [%kh, %kw, %c4, 4, %f4, 4]
+        : tensor<?x?x?x?xi8> into tensor<?x?x?x4x?x4xi8>
+    %empty = tensor.empty(%f4, %kh, %kw, %c4) : tensor<?x?x?x?x4x4xi8>
+    %blocked = linalg.transpose ins(%split : tensor<?x?x?x4x?x4xi8>)
+        outs(%empty : tensor<?x?x?x?x4x4xi8>) permutation = [4, 0, 1, 2, 5, 3]
+    %t_n = arith.muli %f, %eleven : index
+    %table0 = tensor.empty(%t_n) : tensor<?xi32>
+    %at0 = arith.constant 0 : index
+    %table1 = tensor.insert_slice %bias into %table0[%at0] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at1 = arith.constant 1 : index
+    %table2 = tensor.insert_slice %biases into %table1[%at1] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at2 = arith.constant 2 : index
+    %table3 = tensor.insert_slice %lefts into %table2[%at2] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at3 = arith.constant 3 : index
+    %table4 = tensor.insert_slice %multipliers into %table3[%at3] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at4 = arith.constant 4 : index
+    %table5 = tensor.insert_slice %signs into %table4[%at4] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at5 = arith.constant 5 : index
+    %table6 = tensor.insert_slice %nudges into %table5[%at5] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at6 = arith.constant 6 : index
+    %table7 = tensor.insert_slice %shifts into %table6[%at6] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at7 = arith.constant 7 : index
+    %table8 = tensor.insert_slice %after into %table7[%at7] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at8 = arith.constant 8 : index
+    %table9 = tensor.insert_slice %low into %table8[%at8] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at9 = arith.constant 9 : index
+    %table10 = tensor.insert_slice %high into %table9[%at9] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %at10 = arith.constant 10 : index
+    %table = tensor.insert_slice %pres into %table10[%at10] [%f] [11]
+        : tensor<?xi32> into tensor<?xi32>
+    %r = flow.dispatch @ireerv_conv::@conv_q8[%oh](%x4, %blocked, %table, %ih, %iw, %cp, %oh,
+        %ow, %f, %kh, %kw, %sh, %sw, %fill)
+        : (tensor<1x?x?x?xi8>{%ih, %iw, %cp}, tensor<?x?x?x?x4x4xi8>{%f4, %kh, %kw, %c4},
+           tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
+           index, index, i32)
+        -> tensor<1x?x?x?xi8>{%oh, %ow, %f}
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  util.func private @ireerv_conv_q8_s1(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32,
+      %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
+      %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
+      %nudges: tensor<?xi32>, %shifts: tensor<?xi32>, %after: tensor<?xi32>,
+      %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %sh = arith.constant 1 : index
+    %sw = arith.constant 1 : index
+    %zeros = util.call @ireerv_zeros_like(%bias) : (tensor<?xi32>) -> tensor<?xi32>
+    %r = util.call @ireerv_conv_q8(%x, %w, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %zeros)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  util.func private @ireerv_conv_q8_s2(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32,
+      %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
+      %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
+      %nudges: tensor<?xi32>, %shifts: tensor<?xi32>, %after: tensor<?xi32>,
+      %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %sh = arith.constant 2 : index
+    %sw = arith.constant 2 : index
+    %zeros = util.call @ireerv_zeros_like(%bias) : (tensor<?xi32>) -> tensor<?xi32>
+    %r = util.call @ireerv_conv_q8(%x, %w, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %zeros)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  util.func private @ireerv_conv_q8_pairs(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32,
+      %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
+      %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
+      %nudges: tensor<?xi32>, %shifts: tensor<?xi32>, %after: tensor<?xi32>,
+      %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %sh = arith.constant 1 : index
+    %sw = arith.constant 2 : index
+    %zeros = util.call @ireerv_zeros_like(%bias) : (tensor<?xi32>) -> tensor<?xi32>
+    %r = util.call @ireerv_conv_q8(%x, %w, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %zeros)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  // Zeros of the shape of `like`.
+  util.func private @ireerv_zeros_like(%like: tensor<?xi32>) -> tensor<?xi32>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %c0_i32 = arith.constant 0 : i32
+    %n = tensor.dim %like, %zero : tensor<?xi32>
+    %empty = tensor.empty(%n) : tensor<?xi32>
+    %zeros = linalg.fill ins(%c0_i32 : i32) outs(%empty : tensor<?xi32>) -> tensor<?xi32>
+    util.return %zeros : tensor<?xi32>
+  }
+
+  // A prescaled layer (formats/prescaled.py): its int16 weights are filter c's int8
+  // ones times 2^(2 + d_c), and requant_generic.scaled_plan's nudge of filter c is an
+  // odd number times 2^d_c: the kernel takes the int8 weights (the shift undone at
+  // compile time) and shifts each filter's sums left by 2 + d_c, its trailing zeros
+  // plus 2 (tests/test_prescaled.py holds that property).
+  util.func private @ireerv_conv_q16(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi16>,
+      %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %biases: tensor<?xi32>,
+      %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
+      %nudges: tensor<?xi32>, %shifts: tensor<?xi32>, %after: tensor<?xi32>,
+      %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
+    %three = arith.constant 3 : index
+    %c2_i32 = arith.constant 2 : i32
+    %f = tensor.dim %nudges, %zero : tensor<?xi32>
+    %pres_empty = tensor.empty(%f) : tensor<?xi32>
+    %pres = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                            iterator_types = ["parallel"]}
+        ins(%nudges : tensor<?xi32>) outs(%pres_empty : tensor<?xi32>) {
+    ^bb0(%n: i32, %o: i32):
+      %d = math.cttz %n : i32
+      %p = arith.addi %d, %c2_i32 : i32
+      linalg.yield %p : i32
+    } -> tensor<?xi32>
+    %kh = tensor.dim %w, %zero : tensor<?x?x?x?xi16>
+    %kw = tensor.dim %w, %one : tensor<?x?x?x?xi16>
+    %c = tensor.dim %w, %two : tensor<?x?x?x?xi16>
+    %w8_empty = tensor.empty(%kh, %kw, %c, %f) : tensor<?x?x?x?xi8>
+    %w8 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                           affine_map<(d0, d1, d2, d3) -> (d3)>,
+                                           affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%w, %pres : tensor<?x?x?x?xi16>, tensor<?xi32>) outs(%w8_empty : tensor<?x?x?x?xi8>) {
+    ^bb0(%v: i16, %p: i32, %o: i8):
+      %p16 = arith.trunci %p : i32 to i16
+      %u = arith.shrsi %v, %p16 : i16
+      %b = arith.trunci %u : i16 to i8
+      linalg.yield %b : i8
+    } -> tensor<?x?x?x?xi8>
+    %bias = util.call @ireerv_zeros_like(%nudges) : (tensor<?xi32>) -> tensor<?xi32>
+    %r = util.call @ireerv_conv_q8(%x, %w8, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %pres)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  util.func private @ireerv_conv_q16_s1(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi16>, %fill: i32,
+      %shape: tensor<1x?x?x?xi8>, %biases: tensor<?xi32>, %lefts: tensor<?xi32>,
+      %multipliers: tensor<?xi32>, %signs: tensor<?xi32>, %nudges: tensor<?xi32>,
+      %shifts: tensor<?xi32>, %after: tensor<?xi32>, %low: tensor<?xi32>,
+      %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %sh = arith.constant 1 : index
+    %sw = arith.constant 1 : index
+    %r = util.call @ireerv_conv_q16(%x, %w, %fill, %shape, %sh, %sw, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi16>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  util.func private @ireerv_conv_q16_pairs(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi16>, %fill: i32,
+      %shape: tensor<1x?x?x?xi8>, %biases: tensor<?xi32>, %lefts: tensor<?xi32>,
+      %multipliers: tensor<?xi32>, %signs: tensor<?xi32>, %nudges: tensor<?xi32>,
+      %shifts: tensor<?xi32>, %after: tensor<?xi32>, %low: tensor<?xi32>,
+      %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %sh = arith.constant 1 : index
+    %sw = arith.constant 2 : index
+    %r = util.call @ireerv_conv_q16(%x, %w, %fill, %shape, %sh, %sw, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi16>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
   }
 
   // What the kernel takes as it is: int8, channels and filters multiples of 4 (its
@@ -302,6 +576,12 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %padded = transform.util.import_symbol @ireerv_conv_s8_padded into %module if undefined
         : (!transform.any_op) -> !transform.any_op
+    %q8 = transform.util.import_symbol @ireerv_conv_q8 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %zeros = transform.util.import_symbol @ireerv_zeros_like into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %q16 = transform.util.import_symbol @ireerv_conv_q16 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
     transform.yield %module : !transform.any_op
   }
 
@@ -355,6 +635,312 @@ module attributes {transform.with_named_sequence} {
     %func = transform.util.import_symbol @ireerv_conv_s8_s2_padded into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     transform.util.cast_and_call %func(%ins) -> %out after %root {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
+  // The ops around a convolution that the requantising kernel takes: the translator's
+  // requantisation (its mark ireerv.requant, formats/requant_generic.py) reads the
+  // sums plus the bias (IREE's broadcast of it, added after the convolution: the
+  // board's flag --iree-global-opt-detach-elementwise-from-named-ops), and an int8
+  // cast reads it.  Each matcher below finds them again: an include that yields
+  // handles it found crashes IREE v3.9.0's interpreter.
+  transform.named_sequence @requant_chain(%cast: !transform.any_op {transform.readonly}) {
+    transform.match.operation_name %cast ["linalg.generic"] : !transform.any_op
+    transform.iree.match.regions %cast : !transform.any_op {
+      ^bb0(%a: tensor<1x?x?x?xi32>, %o: tensor<1x?x?x?xi8>):
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%a : tensor<1x?x?x?xi32>) outs(%o : tensor<1x?x?x?xi8>) {
+        ^bb0(%x: i32, %z: i8):
+          %t = arith.trunci %x : i32 to i8
+          linalg.yield %t : i8
+        } -> tensor<1x?x?x?xi8>
+    }
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %r ["linalg.generic"] : !transform.any_op
+    %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %add ["linalg.generic"] : !transform.any_op
+    transform.iree.match.regions %add : !transform.any_op {
+      ^bb0(%a: tensor<1x?x?x?xi32>, %b: tensor<1x?x?x?xi32>, %o: tensor<1x?x?x?xi32>):
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%a, %b : tensor<1x?x?x?xi32>, tensor<1x?x?x?xi32>)
+            outs(%o : tensor<1x?x?x?xi32>) {
+        ^bb0(%x: i32, %y: i32, %z: i32):
+          %s = arith.addi %x, %y : i32
+          linalg.yield %s : i32
+        } -> tensor<1x?x?x?xi32>
+    }
+    %spread = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
+    %broadcast = transform.get_defining_op %spread : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %broadcast ["linalg.generic"] : !transform.any_op
+    transform.iree.match.regions %broadcast : !transform.any_op {
+      ^bb0(%a: tensor<?xi32>, %o: tensor<1x?x?x?xi32>):
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%a : tensor<?xi32>) outs(%o : tensor<1x?x?x?xi32>) {
+        ^bb0(%x: i32, %z: i32):
+          linalg.yield %x : i32
+        } -> tensor<1x?x?x?xi32>
+    }
+    %bias = transform.get_operand %broadcast[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %bias = tensor<?xi32> : !transform.any_value
+    transform.yield
+  }
+
+  // The convolution of strides 1 and 2 (no dilation) from a fill, for the channel
+  // pairs of a pointwise layer (the TFLite translator's 1 x 2 taps, tosa_layout.py
+  // channel_pairs): its input, weights and fill value, and its sums.
+  transform.named_sequence @fill_conv_pairs(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_value, !transform.any_value) {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
+      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %v: i32):
+        %one = arith.constant 1 : index
+        %two = arith.constant 2 : index
+        %three = arith.constant 3 : index
+        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+        %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
+        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
+        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+                                       strides = dense<[1, 2]> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>)
+            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+
+  // A marked requantisation of an int8 convolution of stride 1 (the cast after it),
+  // filters a multiple of 4: a call of the kernel instead.  A silenceable failure
+  // where the ops are not such.
+  transform.named_sequence @requantised_conv_s1(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
+    %acc = transform.get_operand %add[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_is_multiple_of %acc[3], 4 : !transform.any_value
+    // Rows of outputs, not one (a fully connected layer: its own path below).
+    transform.iree.match.dim_bounds %acc[2], umin = 2, none : !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %ins, %init = transform.include @fill_conv_s1 failures(propagate) (%conv)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %spread = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
+    %broadcast = transform.get_defining_op %spread : (!transform.any_value) -> !transform.any_op
+    %bias = transform.get_operand %broadcast[0] : (!transform.any_op) -> !transform.any_value
+    %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %cast[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %ins, %shape, %bias, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%cast)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_conv_q8_s1 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %cast {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
+  // A marked requantisation of an int8 convolution of stride 2 (the cast after it),
+  // filters a multiple of 4: a call of the kernel instead.  A silenceable failure
+  // where the ops are not such.
+  transform.named_sequence @requantised_conv_s2(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
+    %acc = transform.get_operand %add[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_is_multiple_of %acc[3], 4 : !transform.any_value
+    // Rows of outputs, not one (a fully connected layer: its own path below).
+    transform.iree.match.dim_bounds %acc[2], umin = 2, none : !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %ins, %init = transform.include @fill_conv_s2 failures(propagate) (%conv)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %spread = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
+    %broadcast = transform.get_defining_op %spread : (!transform.any_value) -> !transform.any_op
+    %bias = transform.get_operand %broadcast[0] : (!transform.any_op) -> !transform.any_value
+    %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %cast[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %ins, %shape, %bias, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%cast)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_conv_q8_s2 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %cast {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
+  // A marked requantisation of an int8 convolution over channel pairs (the cast after it),
+  // filters a multiple of 4: a call of the kernel instead.  A silenceable failure
+  // where the ops are not such.
+  transform.named_sequence @requantised_conv_pairs(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
+    %acc = transform.get_operand %add[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_is_multiple_of %acc[3], 4 : !transform.any_value
+    // Rows of outputs, not one (a fully connected layer: its own path below).
+    transform.iree.match.dim_bounds %acc[2], umin = 2, none : !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %ins, %init = transform.include @fill_conv_pairs failures(propagate) (%conv)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %spread = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
+    %broadcast = transform.get_defining_op %spread : (!transform.any_value) -> !transform.any_op
+    %bias = transform.get_operand %broadcast[0] : (!transform.any_op) -> !transform.any_value
+    %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %cast[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %ins, %shape, %bias, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%cast)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_conv_q8_pairs into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %cast {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
+  // A prescaled layer's requantisation (formats/prescaled.py: int16 weights, the bias
+  // among the requantisation's columns) reads the convolution's sums directly.
+  transform.named_sequence @requant_chain_scaled(%cast: !transform.any_op {transform.readonly}) {
+    transform.match.operation_name %cast ["linalg.generic"] : !transform.any_op
+    transform.iree.match.regions %cast : !transform.any_op {
+      ^bb0(%a: tensor<1x?x?x?xi32>, %o: tensor<1x?x?x?xi8>):
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%a : tensor<1x?x?x?xi32>) outs(%o : tensor<1x?x?x?xi8>) {
+        ^bb0(%x: i32, %z: i8):
+          %t = arith.trunci %x : i32 to i8
+          linalg.yield %t : i8
+        } -> tensor<1x?x?x?xi8>
+    }
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %r ["linalg.generic"] : !transform.any_op
+    transform.yield
+  }
+
+  transform.named_sequence @fill_conv16_s1(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_value, !transform.any_value) {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
+      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi16>, %v: i32):
+        %one = arith.constant 1 : index
+        %two = arith.constant 2 : index
+        %three = arith.constant 3 : index
+        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+        %f = tensor.dim %w, %three : tensor<?x?x?x?xi16>
+        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
+        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+                                       strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi16>)
+            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+  transform.named_sequence @fill_conv16_pairs(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_value, !transform.any_value) {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
+      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi16>, %v: i32):
+        %one = arith.constant 1 : index
+        %two = arith.constant 2 : index
+        %three = arith.constant 3 : index
+        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+        %f = tensor.dim %w, %three : tensor<?x?x?x?xi16>
+        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
+        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+                                       strides = dense<[1, 2]> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi16>)
+            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+  // A marked requantisation of a prescaled int8 x int16 convolution of stride 1
+  // (the cast after it), filters a multiple of 4: a call of the kernel instead.
+  transform.named_sequence @requantised_conv16_s1(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain_scaled failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %acc = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_is_multiple_of %acc[3], 4 : !transform.any_value
+    // Rows of outputs, not one (a fully connected layer: its own path below).
+    transform.iree.match.dim_bounds %acc[2], umin = 2, none : !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %ins, %init = transform.include @fill_conv16_s1 failures(propagate) (%conv)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %cast[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %ins, %shape, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%cast)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_conv_q16_s1 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %cast {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
+  // A marked requantisation of a prescaled int8 x int16 convolution over channel pairs
+  // (the cast after it), filters a multiple of 4: a call of the kernel instead.
+  transform.named_sequence @requantised_conv16_pairs(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain_scaled failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %acc = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_is_multiple_of %acc[3], 4 : !transform.any_value
+    // Rows of outputs, not one (a fully connected layer: its own path below).
+    transform.iree.match.dim_bounds %acc[2], umin = 2, none : !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %ins, %init = transform.include @fill_conv16_pairs failures(propagate) (%conv)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %cast[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %ins, %shape, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%cast)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_conv_q16_pairs into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %cast {
       transform.type_conversion.tensor.cast_shape_dynamic_dims
     } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
         -> !transform.any_op
@@ -666,42 +1252,75 @@ module attributes {transform.with_named_sequence} {
           @match_i8_conv3x3_s1 -> @call_conv_s8_s1,
           @match_i8_conv3x3_s2 -> @call_conv_s8_s2,
           @match_i8_conv1x1_s2 -> @call_conv_s8_s2,
-          @match_i8_conv3x3_rgb_s1 -> @call_conv_s8_s1_padded,
-          @match_i8_conv3x3_rgb_s2 -> @call_conv_s8_s2_padded
+          @match_i8_conv3x3_rgb_s1 -> @call_conv_s8_s1_padded
         : (!transform.any_op) -> !transform.any_op
     }
-    // The calls inlined, so each dispatch sees its own shapes (and the weights'
-    // transpose is folded at compile time).
-    %inlined = transform.apply_registered_pass "inline" to %module
-        : (!transform.any_op) -> !transform.any_op
-    %convs = transform.collect_matching @match_i8_pointwise in %inlined
+    %convs = transform.collect_matching @match_i8_pointwise in %module
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %convs : !transform.any_op {
     ^bb0(%conv: !transform.any_op):
       %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
-    %wides = transform.collect_matching @match_i8_pointwise_wide in %inlined
-        : (!transform.any_op) -> !transform.any_op
-    transform.foreach %wides : !transform.any_op {
-    ^bb0(%conv: !transform.any_op):
-      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    }
-    %firsts = transform.collect_matching @match_i8_few_channels in %inlined
+    %firsts = transform.collect_matching @match_i8_few_channels in %module
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %firsts : !transform.any_op {
     ^bb0(%conv: !transform.any_op):
       %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
-    %fcs = transform.collect_matching @match_i8_fully_connected in %inlined
+    %fcs = transform.collect_matching @match_i8_fully_connected in %module
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %fcs : !transform.any_op {
     ^bb0(%conv: !transform.any_op):
       %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
+    // The int8 convolutions left, with their requantisation: the kernel writes int8
+    // (before the inliner canonicalizes: it merges a requantisation's equal columns).
+    %requants = transform.structured.match ops{["linalg.generic"]}
+        attributes {ireerv.requant} in %module : (!transform.any_op) -> !transform.any_op
+    transform.foreach %requants : !transform.any_op {
+    ^bb0(%r: !transform.any_op):
+      %cast = transform.get_consumers_of_result %r[0] : (!transform.any_op) -> !transform.any_op
+      transform.sequence %cast : !transform.any_op failures(suppress) {
+      ^bb0(%c: !transform.any_op):
+        transform.include @requantised_conv_s1 failures(propagate) (%c)
+            : (!transform.any_op) -> ()
+      }
+      transform.sequence %cast : !transform.any_op failures(suppress) {
+      ^bb0(%c: !transform.any_op):
+        transform.include @requantised_conv_s2 failures(propagate) (%c)
+            : (!transform.any_op) -> ()
+      }
+      transform.sequence %cast : !transform.any_op failures(suppress) {
+      ^bb0(%c: !transform.any_op):
+        transform.include @requantised_conv_pairs failures(propagate) (%c)
+            : (!transform.any_op) -> ()
+      }
+      transform.sequence %cast : !transform.any_op failures(suppress) {
+      ^bb0(%c: !transform.any_op):
+        transform.include @requantised_conv16_s1 failures(propagate) (%c)
+            : (!transform.any_op) -> ()
+      }
+      transform.sequence %cast : !transform.any_op failures(suppress) {
+      ^bb0(%c: !transform.any_op):
+        transform.include @requantised_conv16_pairs failures(propagate) (%c)
+            : (!transform.any_op) -> ()
+      }
+    }
+    transform.apply_dce to %module : !transform.any_op
+    %wides = transform.collect_matching @match_i8_pointwise_wide in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %wides : !transform.any_op {
+    ^bb0(%conv: !transform.any_op):
+      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    // The calls inlined, so each dispatch sees its own shapes (and the weights'
+    // transpose is folded at compile time).
+    %inlined = transform.apply_registered_pass "inline" to %module
+        : (!transform.any_op) -> !transform.any_op
     %funcs = transform.collect_matching @match_function in %inlined
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {
