@@ -159,10 +159,11 @@ def test_the_convolution_kernel_is_exact_at_under_a_cycle_a_mac(
         fetcher: Fetcher, toolchain: Toolchain, tmp_path: Path) -> None:
     """The int8 convolution with cv.sdotsp.b (bsp/cluster4-pulp/conv_sdotp.c), one hart, on
     each kind of layer the board's spec hands it: 8x8 outputs of 16 filters of 3x3x32 take
-    128,950 cycles, 0.44 a MAC, with stride 2 136,630, 0.46 a MAC (the bound: 0.9)."""
+    129,045 cycles, 0.44 a MAC, with stride 2 136,725, 0.46 a MAC (the bound: 0.9); with
+    the requantisation in the kernel (ireerv_conv_q8) 150,953, 0.51 a MAC."""
     figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "conv")
     assert len(figures) == 9, lines
-    for name in ("3x3", "3x3s2"):
+    for name in ("3x3", "3x3s2", "3x3q"):
         cycles, macs = figures[name]
         assert cycles <= 0.9 * macs, lines
 
