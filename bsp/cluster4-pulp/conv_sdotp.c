@@ -79,15 +79,7 @@ static inline __attribute__((always_inline)) void tile_4x4(
   for (int i = 0; i < 4; ++i)
 #pragma GCC unroll 4
     for (int j = 0; j < 4; ++j) s[i * 4 + j] = fill;
-  for (size_t r = 0; r < rows; ++r, in += pitch) {
-    const uint32_t *a = (const uint32_t *)in;
-    size_t n = words;
-    for (; n >= 2; n -= 2) {
-      QUAD_STEP(s, a, apart, w);
-      QUAD_STEP(s, a, apart, w);
-    }
-    if (n) QUAD_STEP(s, a, apart, w);
-  }
+  sums_4x4(s, in, pitch, apart, w, rows, words);
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i)
 #pragma GCC unroll 4
