@@ -253,6 +253,17 @@ def conv_kernel_net(path: Path) -> Path:
     return save(g, path, [x], [a, b, c, d])
 
 
+def _run_exactly(tree: Path, fetcher: Fetcher, model: Path) -> Path:
+    """`scons run` of a TFLite model on cluster4-pulp, its outputs LiteRT's bit for bit; the
+    image's folder."""
+    need_module("ai_edge_litert")
+    for name in ("verilator", "cluster-tb-pulp"):
+        require_input(fetcher, name)
+    out = scons(tree, "run", f"MODEL={model}", "BOARD=cluster4-pulp").stdout
+    assert "PASS: " in out and "difference 0" in out, out[-2000:]
+    return next((tree / "build" / "cluster4-pulp").glob(f"{model.stem}*"))
+
+
 @pytest.mark.cluster
 @pytest.mark.upstream
 def test_convolutions_call_the_board_kernel(tree: Path, fetcher: Fetcher,
@@ -260,13 +271,7 @@ def test_convolutions_call_the_board_kernel(tree: Path, fetcher: Fetcher,
     """The spec hands each of them to ireerv_conv_s8: no convolution of IREE's own is left,
     and the outputs are LiteRT's bit for bit (resnet8: 34,377,296 -> 8,647,874 cycles a
     call); the image holds no path of the checkout."""
-    need_module("ai_edge_litert")
-    for name in ("verilator", "cluster-tb-pulp"):
-        require_input(fetcher, name)
-    path = conv_kernel_net(tmp_path / "convs.tflite")
-    out = scons(tree, "run", f"MODEL={path}", "BOARD=cluster4-pulp").stdout
-    assert "PASS: " in out and "difference 0" in out, out[-2000:]
-    folder = next((tree / "build" / "cluster4-pulp").glob("convs*"))
+    folder = _run_exactly(tree, fetcher, conv_kernel_net(tmp_path / "convs.tflite"))
     image_map = (folder / "image.map").read_text()
     assert "ireerv_conv_s8" in image_map and "conv_2d_nhwc_hwcf" not in image_map
     # The kernel's dispatch comes from the board's spec, with its locations: named
@@ -292,14 +297,8 @@ def test_requantised_convolutions_write_int8(tree: Path, fetcher: Fetcher,
                                              tmp_path: Path) -> None:
     """The layers no other path takes go to ireerv_conv_q8 with their requantisation
     (the translator's mark ireerv.requant): int8 out, no int32 sums, no convolution of
-    IREE's own left, and LiteRT's outputs bit for bit (vww: 12,652,134 -> 11,206,194
+    IREE's own left, and LiteRT's outputs bit for bit (vww: 12,652,134 -> 10,762,369
     cycles a call)."""
-    need_module("ai_edge_litert")
-    for name in ("verilator", "cluster-tb-pulp"):
-        require_input(fetcher, name)
-    path = requantised_net(tmp_path / "requantised.tflite")
-    out = scons(tree, "run", f"MODEL={path}", "BOARD=cluster4-pulp").stdout
-    assert "PASS: " in out and "difference 0" in out, out[-2000:]
-    folder = next((tree / "build" / "cluster4-pulp").glob("requantised*"))
+    folder = _run_exactly(tree, fetcher, requantised_net(tmp_path / "requantised.tflite"))
     image_map = (folder / "image.map").read_text()
     assert "ireerv_conv_q8" in image_map and "conv_2d_nhwc_hwcf" not in image_map
