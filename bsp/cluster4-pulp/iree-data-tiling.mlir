@@ -11,7 +11,7 @@
 // translator's (its mark ireerv.requant) go to ireerv_conv_q8, which requantises
 // them itself and writes int8 (vww's pointwise layers of 12 to 48 outputs a row,
 // its prescaled ones and its first layer of stride 2, whose int32 sums would take
-// 72 KiB: 12,652,134 -> 10,762,369 cycles a call); then wider pointwise layers.
+// 72 KiB: 12,652,134 -> 10,768,842 cycles a call); then wider pointwise layers.
 //
 // A convolution the kernel takes becomes a dispatch of the executable below
 // (@ireerv_conv): its entry point calls ireerv_conv_s8, declared `hal.import.static`
