@@ -111,6 +111,22 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
   return (all & ~(entries[i].read_only | entries[i].write_only)) != 0;
 }
 
+#if RUNNER_HART_LOCAL_KERNELS
+iree_host_size_t runner_local_site_key(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* d) {
+  const int i = find_library(executable, ordinal) ? find_entry(ordinal) : -1;
+  if (i < 0 || entries[i].counts[0] != RUNNER_ANY_COUNT || ordinal > 0xFF) {
+    return ordinal;
+  }
+  uint32_t hash = 2166136261u;  // FNV-1a over the push constants
+  for (uint32_t k = 0; k < d->constant_count; ++k) {
+    hash = (hash ^ d->constants[k]) * 16777619u;
+  }
+  return 0x80000000u | (hash & 0x7FFFFF00u) | (uint32_t)ordinal;
+}
+#endif
+
 #if defined(BSP_HART_LOCAL_ORIGIN) && RUNNER_HART_LOCAL
 
 #include "bsp_shared_copy.h"  // the board's copy under its memory rule
@@ -123,7 +139,11 @@ bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
 // site_scons/ireerv/harts/hart_slices.py), base counted from push constant
 // `constant` when that is not -1 (IREE binds whole buffers and passes the
 // offsets as push constants).  `filled`: the workgroup writes every byte of
-// its range.
+// its range.  A board's kernel (site_scons/ireerv/harts/kernel_slices.py) is
+// one entry point for layers of several shapes, which reach it as push
+// constants: its steps and length are each its literal times up to four push
+// constants, `step_terms` and `length_terms` (a byte each: ordinal + 1, 0
+// none), resolved for each dispatch (use_slices).
 typedef struct runner_slice_t {
   uint32_t binding;
   int32_t base;
@@ -131,6 +151,9 @@ typedef struct runner_slice_t {
   uint32_t length;
   int32_t constant;
   uint32_t filled;
+#if RUNNER_HART_LOCAL_KERNELS
+  uint32_t step_terms, length_terms;
+#endif
 } runner_slice_t;
 
 #define MAX_SLICES 16  // per dispatch; bindings beyond are copied whole
@@ -849,12 +872,47 @@ static int only_dimension(const uint32_t counts[3]) {
   return found;
 }
 
+// Slice `s` made the bytes all workgroups of grid `counts` touch together.
+static void whole_grid(runner_slice_t* s, const uint32_t counts[3]) {
+  int32_t lo = 0, hi = (int32_t)s->length;
+  for (unsigned k = 0; k < 3; ++k) {
+    const int32_t reach = s->step[k] * (int32_t)(counts[k] ? counts[k] - 1 : 0);
+    if (reach < 0) lo += reach;
+    else hi += reach;
+    s->step[k] = 0;
+  }
+  s->base += lo;
+  s->length = (uint32_t)(hi - lo);
+  s->filled = 0;
+}
+
+#if RUNNER_HART_LOCAL_KERNELS
+// Whether the dispatch has every push constant `terms` names.
+static bool terms_known(uint32_t terms,
+                        const iree_hal_executable_dispatch_state_v0_t* d) {
+  for (; terms; terms >>= 8) {
+    if ((terms & 0xFF) > d->constant_count) return false;
+  }
+  return true;
+}
+
+// `literal` times the push constants `terms` names (runner_slice_t).
+static uint32_t scaled(uint32_t literal, uint32_t terms,
+                       const iree_hal_executable_dispatch_state_v0_t* d) {
+  for (; terms; terms >>= 8) {
+    if (terms & 0xFF) literal *= d->constants[(terms & 0xFF) - 1];
+  }
+  return literal;
+}
+#endif
+
 // An entry point's slices (of its read-only and write-only bindings).  Those
 // that move with the workgroup id hold for the workgroup counts they were
 // derived for (counts 0: none move), or for the same count along another
 // dimension when only one has more than one workgroup (later passes may move
-// the forall's y to x: resnet8's convolutions, (1, 32, 1) run as 32x1x1);
-// otherwise their bindings are copied whole.
+// the forall's y to x: resnet8's convolutions, (1, 32, 1) run as 32x1x1),
+// or for any count in x (RUNNER_ANY_COUNT); otherwise their bindings are
+// copied whole.  Steps and lengths made of push constants get their values.
 static void use_slices(const runner_local_job_t* job, const uint32_t counts[3],
                        uint32_t first, uint32_t count,
                        const iree_hal_executable_dispatch_state_v0_t* d) {
@@ -863,18 +921,30 @@ static void use_slices(const runner_local_job_t* job, const uint32_t counts[3],
   const int from = only_dimension(counts), to = only_dimension(runs);
   const bool same = counts[0] == runs[0] && counts[1] == runs[1] &&
                     counts[2] == runs[2];
-  const bool moved = !same && from >= 0 && to >= 0 && counts[from] == runs[to];
-  uint32_t moving = 0, usable_count = 0;
+#if RUNNER_HART_LOCAL_KERNELS
+  const bool any = counts[0] == RUNNER_ANY_COUNT && runs[1] == 1 && runs[2] == 1;
+#else
+  const bool any = false;
+#endif
+  const bool moved = !same && !any && from >= 0 && to >= 0 &&
+                     counts[from] == runs[to];
+  uint32_t usable_count = 0;
   uint32_t unknown = 0;  // a push constant the dispatch lacks: copied whole
   for (uint32_t k = first; k < first + count; ++k) {
     const runner_slice_t* s = &slices[k];
-    if (s->step[0] | s->step[1] | s->step[2]) moving |= 1u << s->binding;
     if (s->constant >= 0 && (uint32_t)s->constant >= d->constant_count) {
       unknown |= 1u << s->binding;
     }
+#if RUNNER_HART_LOCAL_KERNELS
+    if (!terms_known(s->step_terms, d) || !terms_known(s->length_terms, d)) {
+      unknown |= 1u << s->binding;
+    }
+#endif
   }
-  const uint32_t usable = (job->read_only | job->write_only) & ~unknown &
-                          (same || moved ? ~0u : ~moving);
+  // Derived for another grid (IREE may still linearise the workgroups: the
+  // forall's 16x8 of a pack runs as 128x1x1): the grid's bytes, not moving.
+  const bool flatten = !(same || moved || any);
+  const uint32_t usable = (job->read_only | job->write_only) & ~unknown;
   for (uint32_t k = first; k < first + count; ++k) {
     if ((usable >> slices[k].binding) & 1) ++usable_count;
   }
@@ -883,7 +953,15 @@ static void use_slices(const runner_local_job_t* job, const uint32_t counts[3],
     if (!((usable >> slices[k].binding) & 1)) continue;
     runner_slice_t* s = &published.slices[published.slice_count++];
     *s = slices[k];
+#if RUNNER_HART_LOCAL_KERNELS
+    for (unsigned j = 0; j < 3; ++j) {
+      s->step[j] = (int32_t)scaled((uint32_t)s->step[j], s->step_terms, d);
+    }
+    s->length = scaled(s->length, s->length_terms, d);
+    s->step_terms = s->length_terms = 0;
+#endif
     if (moved && from != to) s->step[to] = s->step[from], s->step[from] = 0;
+    if (flatten && (s->step[0] | s->step[1] | s->step[2])) whole_grid(s, counts);
   }
 }
 
@@ -978,14 +1056,14 @@ static void zero_outputs(runner_local_job_t* job,
       *(moving ? &job->bytes_in_split : &job->bytes_in) += (uint32_t)(hi - lo);
     }
   }
+  // A write-only binding without a range may be a buffer that holds other
+  // values too (IREE binds whole buffers): copied and compared as read-write,
+  // never zeroed whole.
+  job->write_only &= sliced;
   for (unsigned i = 0; i < d->binding_count; ++i) {
     if ((sliced >> i) & 1) continue;
     const uint32_t length = (uint32_t)d->binding_lengths[i];
-    if ((job->write_only >> i) & 1) {
-      memset(d->binding_ptrs[i], 0, length);
-    } else {
-      job->bytes_in += length;
-    }
+    job->bytes_in += length;
     if (!((job->read_only >> i) & 1)) job->bytes_out += store_cost * length;
   }
 }

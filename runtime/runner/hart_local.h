@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hart_local_check.h"
 #include "iree/hal/local/local_executable.h"
 
 // What hart 0 publishes for a dispatch (in the shared job record).
@@ -59,6 +60,25 @@ uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
 // Whether dispatch `ordinal` only moves data (no MACs: its floor unknown) and
 // a hart sharing it would copy a read-write binding whole, in and out: IREE's
 // copies into part of a larger buffer (docs/harts.md).
+// Workgroup counts (hart_local_check.h) of an entry point whose slices hold
+// for any count in x, with y and z one: a board's kernel, one workgroup an
+// output row, its shapes push constants (site_scons/ireerv/harts/
+// kernel_slices.py).
+#define RUNNER_ANY_COUNT 0xFFFFFFFFu
+
+#if RUNNER_HART_LOCAL_KERNELS
+// The HARTS=auto site (hart_plan.h) of a dispatch: its entry point's ordinal,
+// or for a board's kernel, one entry point for layers of several shapes, the
+// ordinal and its push constants (each shape times and plans on its own).
+iree_host_size_t runner_local_site_key(
+    iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
+    const iree_hal_executable_dispatch_state_v0_t* dispatch_state);
+#define RUNNER_SITE_KEY(executable, ordinal, dispatch_state) \
+  runner_local_site_key(executable, ordinal, dispatch_state)
+#else
+#define RUNNER_SITE_KEY(executable, ordinal, dispatch_state) (ordinal)
+#endif
+
 bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
                               iree_host_size_t ordinal,
                               uint32_t binding_count);

@@ -44,7 +44,7 @@
 // A site per entry point of the kernel's library (hart_local_check.h lists
 // them); 64 when the build could not list them.
 #if RUNNER_HART_LOCAL_ENTRY_COUNT
-#define SITE_CAPACITY RUNNER_HART_LOCAL_ENTRY_COUNT
+#define SITE_CAPACITY (RUNNER_HART_LOCAL_ENTRY_COUNT + RUNNER_HART_LOCAL_KERNELS)
 #else
 #define SITE_CAPACITY 64
 #endif

@@ -530,7 +530,8 @@ static __attribute__((noinline)) iree_status_t run_many(
     iree_hal_local_executable_t* executable, iree_host_size_t ordinal,
     const iree_hal_executable_dispatch_state_v0_t* dispatch_state,
     iree_byte_span_t local_memory, uint32_t total) {
-  runner_plan_site_t* site = runner_plan_site(executable, ordinal);
+  runner_plan_site_t* site = runner_plan_site(
+      executable, RUNNER_SITE_KEY(executable, ordinal, dispatch_state));
   if ((site && site->harts == 1) ||
       (RUNNER_HARTS_LIBRARY && local_memory.data_length)) {
     return run_whole(executable, ordinal, dispatch_state, local_memory);
@@ -607,7 +608,8 @@ static bool delegate(iree_hal_local_executable_t* executable,
                      iree_byte_span_t local_memory, uint32_t pending,
                      iree_status_t* status) {
   // A site's layers have the same shapes: one refusal holds for all of them.
-  runner_plan_site_t* site = runner_plan_site(executable, ordinal);
+  runner_plan_site_t* site =
+      runner_plan_site(executable, RUNNER_SITE_KEY(executable, ordinal, d));
   if (site && site->stages) return false;
   if (!runner_local_splits(executable, ordinal, pending)) {
     if (site) site->stages = 1;

@@ -7,6 +7,7 @@ ireerv.harts.hart_local and hart_slices; needs the ireerv_image tool (IreeCompil
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from pathlib import Path
 
 from ireerv.boards import Board
@@ -30,13 +31,15 @@ def hart_local_check(renv, idir: str, mlir, kernel_o) -> list:
                           short_action(_write_hart_local_check),
                           SOFTFLOAT_COUNT=len(softfloat))
     renv.Depends(header, module_files(hart_local, iree_compile, inline_hal, dispatch_counts))
+    renv.Depends(header, find_spec("ireerv.harts.kernel_slices").origin)  # imported late
     # The flags the check compiles with: the kernel object alone may not change with them.
     renv.Depends(header, renv.Value(" ".join(renv["IREE_FLAGS"])))
     return header
 
 
 def _write_hart_local_check(target, source, env):
-    from ireerv.harts import hart_slices  # only when the check runs: its patterns are many
+    # Only when the check runs: their patterns are many.
+    from ireerv.harts import hart_slices, kernel_slices
 
     try:
         objects = [Path(str(s)) for s in source[2:]]
@@ -53,6 +56,7 @@ def _write_hart_local_check(target, source, env):
             entries = hart_local.entry_bindings(sources)
             slices = hart_slices.entry_slices(iree_compile.distributed_ir(
                 compiler, flags, mlir, hart_slices.PASS))
+            kernel_slices.add_entries(sources, entries, slices)
     except (hart_local.HartLocalError, iree_compile.CompileError, FetchError) as err:
         build_error(err)
     Path(str(target[0])).write_text(hart_local.header(reason, word_stores, entries, slices, checks,

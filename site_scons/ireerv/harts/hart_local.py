@@ -288,6 +288,19 @@ def cycles_floor(name: str) -> int:
     return min(floor, 0xFFFFFFFF)  # the runtime's uint32_t; a larger floor changes nothing
 
 
+# Workgroup counts of slices that hold for any number of workgroups in x, y and z one
+# (the runner's RUNNER_ANY_COUNT): a board's kernel (kernel_slices.py).
+ANY_COUNT = 0xFFFFFFFF
+
+
+def _terms(ordinals: tuple[int, ...]) -> int:
+    """runner_slice_t's step_terms or length_terms: a byte per push constant, ordinal + 1."""
+    if len(ordinals) > 4 or any(not 0 <= o < 255 for o in ordinals):
+        raise HartLocalError(f"a slice multiplied by push constants {ordinals}: at most four "
+                             "of ordinals 0 to 254")
+    return sum((o + 1) << (8 * k) for k, o in enumerate(ordinals))
+
+
 def header(reason: str | None, word_stores: bool = False,
            entries: dict[str, tuple[int, int]] | None = None,
            slices: dict[str, EntrySlices] | None = None,
@@ -330,12 +343,18 @@ def header(reason: str | None, word_stores: bool = False,
                      f"{counts[2]}}}, {len(table)}, {count}, {cycles_floor(name)}u}}, "
                      f"/* {ordinal}: {name} */ \\")
         for s in found.slices if found else ():
+            terms = (f", {_terms(s.step_terms):#x}u, {_terms(s.length_terms):#x}u"
+                     if s.step_terms or s.length_terms else "")
             table.append(f"  {{{s.binding}, {s.base}, {{{s.steps[0]}, {s.steps[1]}, "
-                         f"{s.steps[2]}}}, {s.length}u, {s.constant}, {int(s.filled)}}}, \\")
+                         f"{s.steps[2]}}}, {s.length}u, {s.constant}, {int(s.filled)}{terms}}}, \\")
     lines.append("  {0, 0, 0, {0, 0, 0}, 0, 0, 0}")
+    kernels = sum(s.counts[0] == ANY_COUNT for s in (slices or {}).values())
+    lines += ["/* Entry points that call a board's kernel (harts/kernel_slices.py) */",
+              f"#define RUNNER_HART_LOCAL_KERNELS {kernels}"]
     lines += ["/* Workgroup (x, y, z) touches bytes [base + step . (x, y, z), + length) of",
               " * the binding, base counted from push constant `constant` (-1: none),",
-              " * and writes every one of them when `filled`:",
-              " * {binding, base, step, length, constant, filled} */",
+              " * and writes every one of them when `filled`; a board kernel's step and",
+              " * length are multiplied by push constants (a byte each, ordinal + 1):",
+              " * {binding, base, step, length, constant, filled[, step_terms, length_terms]} */",
               "#define RUNNER_HART_LOCAL_SLICES \\", *table, "  {0, 0, {0, 0, 0}, 0, -1, 0}"]
     return "\n".join(lines) + "\n"

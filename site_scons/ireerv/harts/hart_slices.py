@@ -88,6 +88,10 @@ class Slice:
     length: int
     constant: int = -1
     filled: bool = False  # the workgroup writes every byte of its range
+    # Push constants the steps and the length are multiplied by (a board's kernel:
+    # harts/kernel_slices.py), at most four each.
+    step_terms: tuple[int, ...] = ()
+    length_terms: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -267,8 +271,8 @@ def _is_whole(match: re.Match, shape: list[int], first: int) -> bool:
             and strides is not None and not set(strides) - {1})
 
 
-def _offsets(body: str, constants: dict[str, int]) -> dict[str, tuple[int, int]]:
-    """Subspan offsets the IR shows the value of: name -> (bytes, push constant or -1)."""
+def known_values(body: str, constants: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """Index values the IR shows: name -> (literal, push constant added or -1)."""
     known = {name: (value, -1) for name, value in constants.items()}
     pushed = {name: int(ordinal) for name, ordinal in _PUSH.findall(body)}
     for name, source in _CAST.findall(body):
@@ -290,7 +294,7 @@ def _entry(body: str) -> EntrySlices:
     a read-write one, gets none: it is copied whole."""
     constants = {name: int(value) for name, value in _CONST.findall(body)}
     forall = _forall(body, constants)
-    offsets = _offsets(body, constants)
+    offsets = known_values(body, constants)
     found: dict[int, list[Slice]] = {}
     matched = _SUBSPAN.findall(body)
     every = [int(b) for b in _ANY_SUBSPAN.findall(body)]
