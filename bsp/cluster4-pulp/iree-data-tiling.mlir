@@ -2,19 +2,19 @@
 // hands to the board's own kernel, read through
 // --iree-preprocessing-transform-spec-filename (board.toml, [iree] preprocessing).
 //
-// In order (@__transform_main): int8 3x3 convolutions, 1x1 ones of stride 2 and a
-// first layer of stride 1 go to ireerv_conv_s8, whose int32 sums IREE requantises
-// (that dispatch runs on every hart, the kernel's on hart 0 alone: resnet8 took
-// 8,677,794 cycles with the requantisation in the kernel, 8,647,874 without);
-// the pointwise layers the mmt4d kernel takes, few-channel and fully connected ones
-// are data-tiled; the int8 convolutions left whose requantisation is the TFLite
-// translator's (its mark ireerv.requant) go to ireerv_conv_q8, which requantises
-// them itself and writes int8 (vww's pointwise layers of 12 to 48 outputs a row,
-// its prescaled ones and its first layer of stride 2, whose int32 sums would take
-// 72 KiB: 12,652,134 -> 10,768,842 cycles a call); then wider pointwise layers.
+// In order (@__transform_main): a first layer of 3 channels and stride 1 goes to
+// ireerv_conv_s8, whose int32 sums IREE requantises; few-channel and fully
+// connected layers are data-tiled; the int8 convolutions whose requantisation is
+// the TFLite translator's (its mark ireerv.requant) go to ireerv_conv_q8, which
+// requantises them itself and writes int8: 3x3 ones of stride 1 or 2, 1x1 ones of
+// stride 2, pointwise layers, prescaled or not.  Its dispatches are shared among
+// the harts by output rows (harts/kernel_slices.py); against ireerv_conv_s8 with
+// IREE's requantisation and the mmt4d kernel for pointwise layers, a later call
+// took kws 3,983,216 -> 3,793,892 cycles, resnet8 8,621,404 -> 8,198,150 and vww
+// 10,005,530 -> 9,589,034.  Then wider pointwise layers are data-tiled.
 //
 // A convolution the kernel takes becomes a dispatch of the executable below
-// (@ireerv_conv): its entry point calls ireerv_conv_s8, declared `hal.import.static`
+// (@ireerv_conv): its entry point calls the kernel, declared `hal.import.static`
 // and left undefined in the kernel object (IREE links no object into a static
 // library); the image links it from the board's `kernel_sources`.
 //
@@ -38,13 +38,13 @@
 // the folding runs over the whole function, as IREE's own does later: kws's other
 // layers took the same cycles).
 module attributes {transform.with_named_sequence} {
-  // int8 convolutions of 3x3 taps, and of one tap and stride 2, whose filters are a
-  // multiple of 4 and whose input channels are too, or are 3 (a first layer: padded
-  // to 4 with zero weights), starting from a fill (the bias is added later: the
-  // board's flag --iree-global-opt-detach-elementwise-from-named-ops): the board's
-  // kernel, ireerv_conv_s8 (conv_sdotp.c), one workgroup per output row.  (A 1x1
-  // convolution of stride 1 is a pointwise layer, data-tiled below.)  The weights go
-  // to it in blocks of 4 filters, [F/4][KH][KW][C/4][4 filters][4 channels]: one
+  // The board's kernels (conv_sdotp.c), one workgroup per output row, for int8
+  // convolutions whose filters are a multiple of 4 and whose input channels are
+  // too, or are 3 (a first layer: padded to 4 with zero weights), starting from a
+  // fill (the bias is added later: the board's flag
+  // --iree-global-opt-detach-elementwise-from-named-ops).  ireerv_conv_s8 writes
+  // the int32 sums, ireerv_conv_q8 the requantised int8 outputs.  The weights go to
+  // them in blocks of 4 filters, [F/4][KH][KW][C/4][4 filters][4 channels]: one
   // word of each filter after another (relaid at compile time).  Through IREE's own
   // code these convolutions took 2.7 cycles a MAC; data tiling them needs an
   // img2col copy the scratchpad cannot hold, and IREE v3.9.0 miscompiles it when
@@ -166,33 +166,9 @@ module attributes {transform.with_named_sequence} {
     util.return %r : tensor<1x?x?x?xi32>
   }
 
-  util.func private @ireerv_conv_s8_s1(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32)
-      -> tensor<1x?x?x?xi32> attributes {inlining_policy = #util.inline.always} {
-    %stride = arith.constant 1 : index
-    %r = util.call @ireerv_conv_s8(%x, %w, %fill, %stride)
-        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, index) -> tensor<1x?x?x?xi32>
-    util.return %r : tensor<1x?x?x?xi32>
-  }
-
-  util.func private @ireerv_conv_s8_s2(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32)
-      -> tensor<1x?x?x?xi32> attributes {inlining_policy = #util.inline.always} {
-    %stride = arith.constant 2 : index
-    %r = util.call @ireerv_conv_s8(%x, %w, %fill, %stride)
-        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, index) -> tensor<1x?x?x?xi32>
-    util.return %r : tensor<1x?x?x?xi32>
-  }
-
   util.func private @ireerv_conv_s8_s1_padded(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>,
       %fill: i32) -> tensor<1x?x?x?xi32> attributes {inlining_policy = #util.inline.always} {
     %stride = arith.constant 1 : index
-    %r = util.call @ireerv_conv_s8_padded(%x, %w, %fill, %stride)
-        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, index) -> tensor<1x?x?x?xi32>
-    util.return %r : tensor<1x?x?x?xi32>
-  }
-
-  util.func private @ireerv_conv_s8_s2_padded(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>,
-      %fill: i32) -> tensor<1x?x?x?xi32> attributes {inlining_policy = #util.inline.always} {
-    %stride = arith.constant 2 : index
     %r = util.call @ireerv_conv_s8_padded(%x, %w, %fill, %stride)
         : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, index) -> tensor<1x?x?x?xi32>
     util.return %r : tensor<1x?x?x?xi32>
@@ -442,19 +418,6 @@ module attributes {transform.with_named_sequence} {
     util.return %r : tensor<1x?x?x?xi8>
   }
 
-  // What the kernel takes as it is: int8, channels and filters multiples of 4 (its
-  // words and its tile of 4 filters).
-  transform.named_sequence @match_i8_conv_words(%op: !transform.any_op {transform.readonly})
-      -> !transform.any_op {
-    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
-    %in = transform.get_operand %op[0] : (!transform.any_op) -> !transform.any_value
-    %init = transform.get_operand %op[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %init = tensor<1x?x?x?xi32> : !transform.any_value
-    transform.iree.match.dim_is_multiple_of %in[3], 4 : !transform.any_value
-    transform.iree.match.dim_is_multiple_of %init[3], 4 : !transform.any_value
-    transform.yield %op : !transform.any_op
-  }
-
   // A first layer of 3 channels, filters a multiple of 4 (its channels padded to 4).
   transform.named_sequence @match_i8_conv_rgb(%op: !transform.any_op {transform.readonly})
       -> !transform.any_op {
@@ -511,39 +474,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield %ins, %outs : !transform.any_value, !transform.any_value
   }
 
-  transform.named_sequence @match_i8_conv3x3_s1(%op: !transform.any_op {transform.readonly})
-      -> (!transform.any_value, !transform.any_value) {
-    %shaped = transform.include @match_i8_conv_words failures(propagate) (%op)
-        : (!transform.any_op) -> !transform.any_op
-    %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.include @fill_conv_s1 failures(propagate) (%shaped)
-        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
-  }
-
-  transform.named_sequence @match_i8_conv3x3_s2(%op: !transform.any_op {transform.readonly})
-      -> (!transform.any_value, !transform.any_value) {
-    %shaped = transform.include @match_i8_conv_words failures(propagate) (%op)
-        : (!transform.any_op) -> !transform.any_op
-    %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.include @fill_conv_s2 failures(propagate) (%shaped)
-        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
-  }
-
-  transform.named_sequence @match_i8_conv1x1_s2(%op: !transform.any_op {transform.readonly})
-      -> (!transform.any_value, !transform.any_value) {
-    %shaped = transform.include @match_i8_conv_words failures(propagate) (%op)
-        : (!transform.any_op) -> !transform.any_op
-    %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %weights = tensor<1x1x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.include @fill_conv_s2 failures(propagate) (%shaped)
-        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
-  }
-
   transform.named_sequence @match_i8_conv3x3_rgb_s1(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_value, !transform.any_value) {
     %shaped = transform.include @match_i8_conv_rgb failures(propagate) (%op)
@@ -551,17 +481,6 @@ module attributes {transform.with_named_sequence} {
     %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
     transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
     %ins, %outs = transform.include @fill_conv_s1 failures(propagate) (%shaped)
-        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
-  }
-
-  transform.named_sequence @match_i8_conv3x3_rgb_s2(%op: !transform.any_op {transform.readonly})
-      -> (!transform.any_value, !transform.any_value) {
-    %shaped = transform.include @match_i8_conv_rgb failures(propagate) (%op)
-        : (!transform.any_op) -> !transform.any_op
-    %weights = transform.get_operand %op[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %weights = tensor<3x3x?x?xi8> : !transform.any_value
-    %ins, %outs = transform.include @fill_conv_s2 failures(propagate) (%shaped)
         : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
     transform.yield %ins, %outs : !transform.any_value, !transform.any_value
   }
@@ -585,54 +504,12 @@ module attributes {transform.with_named_sequence} {
     transform.yield %module : !transform.any_op
   }
 
-  transform.named_sequence @call_conv_s8_s1(%ins: !transform.any_value {transform.readonly},
-      %out: !transform.any_value {transform.readonly}) {
-    %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
-    %module = transform.include @import_conv failures(propagate) (%root)
-        : (!transform.any_op) -> !transform.any_op
-    %func = transform.util.import_symbol @ireerv_conv_s8_s1 into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    transform.util.cast_and_call %func(%ins) -> %out after %root {
-      transform.type_conversion.tensor.cast_shape_dynamic_dims
-    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
-        -> !transform.any_op
-    transform.yield
-  }
-
-  transform.named_sequence @call_conv_s8_s2(%ins: !transform.any_value {transform.readonly},
-      %out: !transform.any_value {transform.readonly}) {
-    %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
-    %module = transform.include @import_conv failures(propagate) (%root)
-        : (!transform.any_op) -> !transform.any_op
-    %func = transform.util.import_symbol @ireerv_conv_s8_s2 into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    transform.util.cast_and_call %func(%ins) -> %out after %root {
-      transform.type_conversion.tensor.cast_shape_dynamic_dims
-    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
-        -> !transform.any_op
-    transform.yield
-  }
-
   transform.named_sequence @call_conv_s8_s1_padded(%ins: !transform.any_value {transform.readonly},
       %out: !transform.any_value {transform.readonly}) {
     %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
     %module = transform.include @import_conv failures(propagate) (%root)
         : (!transform.any_op) -> !transform.any_op
     %func = transform.util.import_symbol @ireerv_conv_s8_s1_padded into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    transform.util.cast_and_call %func(%ins) -> %out after %root {
-      transform.type_conversion.tensor.cast_shape_dynamic_dims
-    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
-        -> !transform.any_op
-    transform.yield
-  }
-
-  transform.named_sequence @call_conv_s8_s2_padded(%ins: !transform.any_value {transform.readonly},
-      %out: !transform.any_value {transform.readonly}) {
-    %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
-    %module = transform.include @import_conv failures(propagate) (%root)
-        : (!transform.any_op) -> !transform.any_op
-    %func = transform.util.import_symbol @ireerv_conv_s8_s2_padded into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     transform.util.cast_and_call %func(%ins) -> %out after %root {
       transform.type_conversion.tensor.cast_shape_dynamic_dims
@@ -1063,49 +940,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield %m : !transform.any_op
   }
 
-  // int8 convolutions of one row of at most two taps over 2 x 2 to 25 x 6 outputs:
-  // (n, oh, ow, f, kh, kw, c).
-  transform.named_sequence @match_i8_pointwise(%op: !transform.any_op {transform.readonly})
-      -> !transform.any_op {
-    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
-    %m = transform.match.structured failures(propagate) %op
-        : (!transform.any_op) -> !transform.any_op {
-    ^bb0(%s: !transform.any_op):
-      %in = transform.match.structured.input %s[0] : (!transform.any_op) -> !transform.any_value
-      %bits = transform.match.structured.elemental_bitwidth %in
-          : (!transform.any_value) -> !transform.param<i64>
-      %c8 = transform.param.constant 8 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %bits, %c8 : !transform.param<i64>
-      // int8 weights too: the kernel has int8 tiles only (a layer the translator
-      // keeps int16 weights for, formats/prescaled.py, stays as it is).
-      %w = transform.match.structured.input %s[1] : (!transform.any_op) -> !transform.any_value
-      %wbits = transform.match.structured.elemental_bitwidth %w
-          : (!transform.any_value) -> !transform.param<i64>
-      transform.match.param.cmpi eq %wbits, %c8 : !transform.param<i64>
-      %kh = transform.match.structured.dim %s[4] : (!transform.any_op) -> !transform.param<i64>
-      %c1 = transform.param.constant 1 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi eq %kh, %c1 : !transform.param<i64>
-      // Rows of outputs to tile: the kernel's tile has 8.  A fully connected layer
-      // (one output) is matched as such (@match_i8_fully_connected): matched here
-      // its one row was padded to 8 (ad 1,683,284 -> 2,900,093 cycles a call).
-      %oh = transform.match.structured.dim %s[1] : (!transform.any_op) -> !transform.param<i64>
-      %ow = transform.match.structured.dim %s[2] : (!transform.any_op) -> !transform.param<i64>
-      %c2 = transform.param.constant 2 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi ge %oh, %c2 : !transform.param<i64>
-      transform.match.param.cmpi ge %ow, %c2 : !transform.param<i64>
-      // And few enough: the mmt4d's int32 sums are a buffer of their own (vww's
-      // 12x12 and larger layers asked for 222,948 bytes, more than its heap had).
-      %c25 = transform.param.constant 25 : i64 -> !transform.param<i64>
-      %c6 = transform.param.constant 6 : i64 -> !transform.param<i64>
-      transform.match.param.cmpi le %oh, %c25 : !transform.param<i64>
-      transform.match.param.cmpi le %ow, %c6 : !transform.param<i64>
-      %kw = transform.match.structured.dim %s[5] : (!transform.any_op) -> !transform.param<i64>
-      transform.match.param.cmpi le %kw, %c2 : !transform.param<i64>
-      transform.match.structured.yield %s : !transform.any_op
-    }
-    transform.yield %m : !transform.any_op
-  }
-
   // Wider pointwise layers, of 7 to 24 outputs a row and at most 64 output
   // channels (vww's 12 x 12 x 64 ones: the int32 sums of one are 36 KiB), in the
   // translator's channel-pair form only (1 x 2 taps, stride 2: each output row's
@@ -1249,18 +1083,8 @@ module attributes {transform.with_named_sequence} {
     transform.foreach %conv_funcs : !transform.any_op {
     ^bb0(%func: !transform.any_op):
       transform.foreach_match in %func
-          @match_i8_conv3x3_s1 -> @call_conv_s8_s1,
-          @match_i8_conv3x3_s2 -> @call_conv_s8_s2,
-          @match_i8_conv1x1_s2 -> @call_conv_s8_s2,
           @match_i8_conv3x3_rgb_s1 -> @call_conv_s8_s1_padded
         : (!transform.any_op) -> !transform.any_op
-    }
-    %convs = transform.collect_matching @match_i8_pointwise in %module
-        : (!transform.any_op) -> !transform.any_op
-    transform.foreach %convs : !transform.any_op {
-    ^bb0(%conv: !transform.any_op):
-      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
     %firsts = transform.collect_matching @match_i8_few_channels in %module
         : (!transform.any_op) -> !transform.any_op

@@ -23,20 +23,18 @@ static int8_t next_byte(uint32_t *state) {
   return (int8_t)(*state >> 16);
 }
 
-/* Filter f's weight at (kh, kw, c) in the kernel's blocks of 4 filters. */
-static int32_t weight(int f, int kh, int kw, int c, int k, int channels) {
-  const int words = k * k * channels / 4;
-  return weights[(f / 4) * words * 16 + ((kh * k + kw) * (channels / 4) + c / 4) * 16 +
-                 (f % 4) * 4 + c % 4];
-}
-
-/* The sum of output (y, x) of filter g, from `fill`. */
+/* The sum of output (y, x) of filter g, from `fill`, with the weights in the kernel's
+ * blocks of 4 filters (a word of each filter after another): a window's row is kw * c
+ * bytes one after another in the input, and its words follow one another 16 bytes
+ * apart in the block, row after row. */
 static int32_t sum_of(int y, int x, int g, int in, int c, int k, int s, int32_t fill) {
+  const int8_t *w = weights + (g / 4) * (k * k * c / 4) * 16 + (g % 4) * 4;
   int32_t sum = fill;
-  for (int kh = 0; kh < k; ++kh)
-    for (int kw = 0; kw < k; ++kw)
-      for (int ch = 0; ch < c; ++ch)
-        sum += input[((y * s + kh) * in + x * s + kw) * c + ch] * weight(g, kh, kw, ch, k, c);
+  for (int kh = 0; kh < k; ++kh) {
+    const int8_t *a = input + ((y * s + kh) * in + x * s) * c;
+    for (int q = 0; q < k * c / 4; ++q, a += 4, w += 16)
+      sum += a[0] * w[0] + a[1] * w[1] + a[2] * w[2] + a[3] * w[3];
+  }
   return sum;
 }
 
