@@ -13,6 +13,11 @@ _LOADS = "\n".join(
 _CASTS = "\n".join(f"  %{k + 9} = arith.index_castui %{k} : i32 to index" for k in range(9))
 # Push constants: 0-3 the offsets of input, table, weights, output; then iw, c, ow, f, sh.
 CONV_Q8 = f"""
+hal.executable.export public @conv_q8 ordinal(0) layout({_LAYOUT}) count(%arg0: !hal.device, \
+%arg1: index) -> (index, index, index) {{
+  %c1 = arith.constant 1 : index
+  hal.return %arg1, %c1, %c1 : index, index, index
+}}
 func.func @conv_q8() attributes {{iree.opt.data_tiling}} {{
   %c3 = arith.constant 3 : index
   %c2 = arith.constant 2 : index
@@ -67,12 +72,16 @@ def test_each_binding_gets_its_range_as_a_product_of_push_constants() -> None:
 
 
 def test_a_binding_the_rules_do_not_account_for_is_copied_whole() -> None:
-    """The output's binding also read through another view: no ranges at all."""
+    """The output's binding also read through another view, another kernel, or a grid of
+    more than rows: no ranges at all."""
     shared = CONV_Q8.replace("binding(2) alignment(64) offset(%18#3)",
                              "binding(0) alignment(64) offset(%18#3)")
     assert kernel_slices.entry_slices(shared) == {}
     other = CONV_Q8.replace("call @ireerv_conv_q8", "call @other_kernel")
     assert kernel_slices.entry_slices(other) == {}
+    # Workgroups in y too: workgroup x is no longer a row.
+    grid = CONV_Q8.replace("hal.return %arg1, %c1, %c1", "hal.return %arg1, %arg1, %c1")
+    assert kernel_slices.entry_slices(grid) == {}
 
 
 def test_the_header_lists_the_terms_and_the_kernels() -> None:

@@ -47,6 +47,8 @@ _FUNC = re.compile(r"func\.func @([\w$.]+)\(\)")
 _CALL = re.compile(r"\bcall @(ireerv_conv_[sq]8)\(([^)]*)\)")
 _SUBSPAN = re.compile(r"^\s*(%\w+) = hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\)"
                       r".*?\boffset\((%[\w#]+)\).*:\s*memref<", re.M)
+_EXPORT = re.compile(r"hal\.executable\.export public @([\w$.]+) [^\n]*\{\n(.*?)\n\s*\}", re.S)
+_RETURN = re.compile(r"hal\.return %[\w#]+, (%\w+), (%\w+) :")
 _METADATA = re.compile(r"^\s*(%\w+), (%\w+), %\w+, %\w+ = "
                        r"iree_codegen\.extract_strided_metadata (%\w+) :", re.M)
 
@@ -96,11 +98,26 @@ def _entry(body: str) -> tuple[tuple[int, int], tuple[Slice, ...]] | None:
             tuple(sorted(slices, key=lambda s: s.binding)))
 
 
+def _rows_only(sources: str) -> set[str]:
+    """The entry points whose workgroups are (n, 1, 1): the rules' workgroup x is a row,
+    and the runner resolves them for any n in x alone (RUNNER_ANY_COUNT)."""
+    rows = set()
+    for name, region in _EXPORT.findall(sources):
+        ones = set(re.findall(r"(%\w+) = arith\.constant 1 : index", region))
+        ret = _RETURN.search(region)
+        if ret and {ret.group(1), ret.group(2)} <= ones:
+            rows.add(name)
+    return rows
+
+
 def entry_slices(sources: str) -> dict[str, tuple[tuple[int, int], tuple[Slice, ...]]]:
-    """Per entry point of iree-compile's executable sources that calls a board kernel: the
-    masks of its read-only and write-only bindings, and the ranges of each."""
+    """Per entry point of iree-compile's executable sources that calls a board kernel, one
+    workgroup an output row: the masks of its read-only and write-only bindings, and the
+    ranges of each."""
     parts = _FUNC.split(sources)
-    found = {name: _entry(body) for name, body in zip(parts[1::2], parts[2::2], strict=True)}
+    rows = _rows_only(sources)
+    found = {name: _entry(body) for name, body in zip(parts[1::2], parts[2::2], strict=True)
+             if name in rows}
     return {name: entry for name, entry in found.items() if entry}
 
 
