@@ -57,9 +57,6 @@ void runner_local_prepare(
 uint32_t runner_local_floor(iree_hal_local_executable_t* executable,
                             iree_host_size_t ordinal);
 
-// Whether dispatch `ordinal` only moves data (no MACs: its floor unknown) and
-// a hart sharing it would copy a read-write binding whole, in and out: IREE's
-// copies into part of a larger buffer (docs/harts.md).
 // Workgroup counts (hart_local_check.h) of an entry point whose slices hold
 // for any count in x, with y and z one: a board's kernel, one workgroup an
 // output row, its shapes push constants (site_scons/ireerv/harts/
@@ -79,6 +76,9 @@ iree_host_size_t runner_local_site_key(
 #define RUNNER_SITE_KEY(executable, ordinal, dispatch_state) (ordinal)
 #endif
 
+// Whether dispatch `ordinal` only moves data (no MACs: its floor unknown) and
+// a hart sharing it would copy a read-write binding whole, in and out: IREE's
+// copies into part of a larger buffer (docs/harts.md).
 bool runner_local_moves_whole(iree_hal_local_executable_t* executable,
                               iree_host_size_t ordinal,
                               uint32_t binding_count);

@@ -248,12 +248,17 @@ def summary(checks: dict[str, EntryCheck]) -> tuple[str | None, bool]:
             all(c.word_stores for c in checks.values() if c.reason is None))
 
 
+def entry_bodies(sources: str) -> dict[str, str]:
+    """Each function of iree-compile's executable sources by name: its text up to the next."""
+    parts = _FUNC.split(sources)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
 def entry_bindings(sources: str) -> dict[str, tuple[int, int]]:
     """Per entry point of iree-compile's executable sources (`--compile-to=executable-sources`):
     the masks of its read-only and of its write-only bindings (every view of the binding so)."""
     result = {}
-    parts = _FUNC.split(sources)
-    for name, body in zip(parts[1::2], parts[2::2], strict=True):
+    for name, body in entry_bodies(sources).items():
         kinds: dict[int, set[str]] = {}
         for match in _SUBSPAN.finditer(body):
             access = _ACCESS.search(match.group(2))

@@ -271,6 +271,11 @@ def _is_whole(match: re.Match, shape: list[int], first: int) -> bool:
             and strides is not None and not set(strides) - {1})
 
 
+def index_constants(body: str) -> dict[str, int]:
+    """The index constants a function defines: name -> value."""
+    return {name: int(value) for name, value in _CONST.findall(body)}
+
+
 def known_values(body: str, constants: dict[str, int]) -> dict[str, tuple[int, int]]:
     """Index values the IR shows: name -> (literal, push constant added or -1)."""
     known = {name: (value, -1) for name, value in constants.items()}
@@ -292,7 +297,7 @@ def _entry(body: str) -> EntrySlices:
     workgroups touch where the forall shows them, else the whole subspan (a kernel reaches
     nothing outside its subspans).  A binding with a subspan of unknown offset or shape, or
     a read-write one, gets none: it is copied whole."""
-    constants = {name: int(value) for name, value in _CONST.findall(body)}
+    constants = index_constants(body)
     forall = _forall(body, constants)
     offsets = known_values(body, constants)
     found: dict[int, list[Slice]] = {}

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 import re
 
-from ireerv.harts.hart_local import ANY_COUNT
-from ireerv.harts.hart_slices import _CONST, EntrySlices, Slice, known_values
+from ireerv.harts.hart_local import ANY_COUNT, entry_bodies
+from ireerv.harts.hart_slices import EntrySlices, Slice, index_constants, known_values
 
 # The kernels' parameters, in order (the spec's `func.func private` declarations).
 _PARAMETERS = {
@@ -43,7 +43,6 @@ _RULES = {
     "out": ((1, ("ow", "f")), (1, ("ow", "f"))),
 }
 
-_FUNC = re.compile(r"func\.func @([\w$.]+)\(\)")
 _CALL = re.compile(r"\bcall @(ireerv_conv_[sq]8)\(([^)]*)\)")
 _SUBSPAN = re.compile(r"^\s*(%\w+) = hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\)"
                       r".*?\boffset\((%[\w#]+)\).*:\s*memref<", re.M)
@@ -74,7 +73,7 @@ def _entry(body: str) -> tuple[tuple[int, int], tuple[Slice, ...]] | None:
     arguments = [a.strip() for a in call.group(2).split(",")]
     if len(arguments) != len(names):
         return None
-    known = known_values(body, {n: int(v) for n, v in _CONST.findall(body)})
+    known = known_values(body, index_constants(body))
     values = {n: known[a] for n, a in zip(names, arguments, strict=True) if a in known}
     subspans = {name: (int(b), o) for name, b, o in _SUBSPAN.findall(body)}
     bases = {base: subspans.get(view) for base, _, view in _METADATA.findall(body)}
@@ -114,9 +113,8 @@ def entry_slices(sources: str) -> dict[str, tuple[tuple[int, int], tuple[Slice, 
     """Per entry point of iree-compile's executable sources that calls a board kernel, one
     workgroup an output row: the masks of its read-only and write-only bindings, and the
     ranges of each."""
-    parts = _FUNC.split(sources)
     rows = _rows_only(sources)
-    found = {name: _entry(body) for name, body in zip(parts[1::2], parts[2::2], strict=True)
+    found = {name: _entry(body) for name, body in entry_bodies(sources).items()
              if name in rows}
     return {name: entry for name, entry in found.items() if entry}
 
