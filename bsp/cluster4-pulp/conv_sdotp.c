@@ -18,16 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "requant_q8.h"
 #include "xcv_insn.h"
-
-/* The requantisation's columns, one word each for a filter (the table is
- * [F][COLUMNS]): the convolution's own bias, requant_generic.OPERANDS, and the
- * left shift that turns the sums into the translator's prescaled ones (0, or
- * 2 + d for a layer whose int16 weights carry 4 * 2^d: formats/prescaled.py; the
- * kernel takes them as int8). */
-enum {
-  BIAS, BIASES, LEFTS, MULTIPLIERS, SIGNS, NUDGES, SHIFTS, AFTER, LOW, HIGH, PRE, COLUMNS
-};
 
 /* One word of a window's row for 4 outputs by 4 filters: the outputs' input
  * words `apart` bytes from one another (a constant: immediate offsets, one
@@ -86,24 +78,12 @@ static inline __attribute__((always_inline)) void tile_4x4(
     for (int j = 0; j < 4; ++j) out[i * f_total + j] = s[i * 4 + j];
 }
 
-/* TFLite's requantisation of sum v (requant_generic's op, in C): the high word of
- * (v << left) * m, the sign term where `signed_` (a constant: ReLU layers have
- * none), the nudge, the shift, the constant and the clamp (cv.max, cv.min). */
-static inline __attribute__((always_inline)) int8_t requantise(
-    int32_t v, int32_t left, int32_t m, int signed_, int32_t nudge, int32_t shift,
-    int32_t after, int32_t low, int32_t high) {
-  const int32_t x = (int32_t)((uint32_t)v << left);
-  int32_t r = (int32_t)(((int64_t)x * m) >> 32) + nudge;
-  if (signed_) r += (int32_t)((uint32_t)(v >> 31) << 1);
-  return (int8_t)cv_min(cv_max((r >> shift) + after, low), high);
-}
-
 /* put_q8 for one kind of filter: `prescaled` and `signed_` are constants. */
 #define PUT_Q8(prescaled, signed_)                                               \
   for (int i = 0; i < n; ++i) {                                                \
     const int32_t v = prescaled ? (int32_t)((uint32_t)s[i * step] << pre) + biases \
                                 : s[i * step];                                 \
-    out[i * f_total] = requantise(v, left, m, signed_, nudge, shift, after, low, high); \
+    store_byte(out + i * f_total, requantise(v, left, m, signed_, nudge, shift, after, low, high)); \
   }
 
 /* Filter g's n sums (`step` apart in s), requantised with its columns t, to
@@ -150,17 +130,25 @@ static inline __attribute__((always_inline)) void tile_4x4_q8(
 /* The sums s (one output by 4 filters) over a window: a row's last outputs, and
  * every output of a layer whose windows lie apart by a distance tile_4x4 has no
  * copy for. */
+#define SINGLE_STEP(s, a, w)                                                     \
+  do {                                                                         \
+    const uint32_t x = LW_POST(a, 4);                                          \
+    const uint32_t k0 = LW_POST(w, 4), k1 = LW_POST(w, 4);                     \
+    const uint32_t k2 = LW_POST(w, 4), k3 = LW_POST(w, 4);                     \
+    s[0] = sdotsp_b(s[0], x, k0); s[1] = sdotsp_b(s[1], x, k1);                \
+    s[2] = sdotsp_b(s[2], x, k2); s[3] = sdotsp_b(s[3], x, k3);                \
+  } while (0)
+
 static inline __attribute__((always_inline)) void sums_1x4(int32_t *s, const int8_t *in, size_t pitch, const uint32_t *w,
                      size_t rows, size_t words) {
   for (size_t r = 0; r < rows; ++r, in += pitch) {
     const uint32_t *a = (const uint32_t *)in;
-    for (size_t n = words; n; --n) {
-      const uint32_t x = LW_POST(a, 4);
-      const uint32_t k0 = LW_POST(w, 4), k1 = LW_POST(w, 4);
-      const uint32_t k2 = LW_POST(w, 4), k3 = LW_POST(w, 4);
-      s[0] = sdotsp_b(s[0], x, k0); s[1] = sdotsp_b(s[1], x, k1);
-      s[2] = sdotsp_b(s[2], x, k2); s[3] = sdotsp_b(s[3], x, k3);
+    size_t n = words;
+    for (; n >= 2; n -= 2) {
+      SINGLE_STEP(s, a, w);
+      SINGLE_STEP(s, a, w);
     }
+    if (n) SINGLE_STEP(s, a, w);
   }
 }
 
@@ -212,6 +200,18 @@ void ireerv_conv_s8(const int8_t *in, size_t in_offset, const int8_t *weights,
       tile_1x4(out + g, first, pitch, (const uint32_t *)(weights + g * taps), kh, words, fill);
 }
 
+/* One output by filters g..g+3 requantised to int8 with their columns `table`: the
+ * sums stay in registers (unrolled loops over the 4). */
+static void tile_1x4_q8(int8_t *out, const int8_t *in, size_t pitch, const uint32_t *w,
+                        size_t rows, size_t words, int32_t fill, const int32_t *table) {
+  int32_t s[4];
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) s[j] = fill + table[j * COLUMNS + BIAS];
+  sums_1x4(s, in, pitch, w, rows, words);
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) put_q8(out + j, 0, table + j * COLUMNS, s + j, 1, 1);
+}
+
 #define BYTES_TILE(g, apart)                                                     \
   tile_4x4_q8(out + g, f, first, pitch, (apart),                                 \
               (const uint32_t *)(weights + g * taps), kh, words, fill, table + g * COLUMNS)
@@ -231,10 +231,7 @@ void ireerv_conv_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
   size_t x = 0;
   EACH_STEP(BYTES_TILE)
   for (; x < ow; ++x, first += step, out += f)
-    for (size_t g = 0; g < f; g += 4) {
-      int32_t s[4];
-      for (int j = 0; j < 4; ++j) s[j] = fill + table[(g + j) * COLUMNS + BIAS];
-      sums_1x4(s, first, pitch, (const uint32_t *)(weights + g * taps), kh, words);
-      for (int j = 0; j < 4; ++j) put_q8(out + g + j, f, table + (g + j) * COLUMNS, s + j, 1, 1);
-    }
+    for (size_t g = 0; g < f; g += 4)
+      tile_1x4_q8(out + g, first, pitch, (const uint32_t *)(weights + g * taps), kh, words,
+                  fill, table + g * COLUMNS);
 }

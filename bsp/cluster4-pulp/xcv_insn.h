@@ -23,12 +23,27 @@ static inline __attribute__((always_inline)) int32_t cv_min(int32_t a, int32_t b
   return r;
 }
 
+/* sb: the low byte of a word.  A plain store of (int8_t)v, where the branches
+ * that compute v join, costs GCC 12 a sign extension (slli, srai) first. */
+static inline __attribute__((always_inline)) void store_byte(int8_t *p, int32_t v) {
+  __asm__("sb %1, %0" : "=m"(*p) : "r"(v));
+}
+
 /* cv.lw rd, imm(p!): rd = *p, then p += imm bytes (one instruction: no address
  * addition in the loop). */
 #define LW_POST(p, imm)                                                          \
   ({                                                                           \
     uint32_t v_;                                                               \
     __asm__ volatile(".insn i 0x0b, 2, %0, %1, %3" : "=r"(v_), "+r"(p) : "m"(*(p)), "i"(imm)); \
+    v_;                                                                        \
+  })
+
+/* cv.lbu rd, rs2(p!): rd = *(uint8_t *)p, then p += step bytes (a register). */
+#define LBU_POST_REG(p, step)                                                    \
+  ({                                                                           \
+    uint32_t v_;                                                               \
+    __asm__ volatile(".insn r 0x2b, 0x3, 0x08, %0, %1, %3"                     \
+                     : "=r"(v_), "+r"(p) : "m"(*(p)), "r"(step));              \
     v_;                                                                        \
   })
 

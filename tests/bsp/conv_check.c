@@ -5,7 +5,8 @@
  * of outputs not a multiple of the tile's 4, and a stride times channels the
  * 4x4 tile has no copy for (one output at a time).  The cases ending in q are
  * ireerv_conv_q8's: the same sums requantised to int8 with columns of
- * formats/requant_generic.py, checked against that module's `compute`. */
+ * formats/requant_generic.py, checked against that module's `compute`; `pointq`
+ * is a pointwise layer of kws (rows of 5 outputs: a tile of 4 and one). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,7 +17,7 @@ static int8_t input[17 * 17 * 16] __attribute__((aligned(64)));
 static int8_t weights[32 * 9 * 32] __attribute__((aligned(64)));
 static int32_t sums[10 * 10 * 32] __attribute__((aligned(64)));
 static int8_t bytes[10 * 10 * 32] __attribute__((aligned(64)));
-static int32_t table[32 * 11];  /* [F][11]: conv_sdotp.c's columns */
+static int32_t table[64 * 11];  /* [F][11]: conv_sdotp.c's columns */
 
 static int8_t next_byte(uint32_t *state) {
   *state = *state * 1103515245u + 12345u;
@@ -110,6 +111,7 @@ int main(void) {
   bad += check("3x3q", 10, 32, 16, 3, 1, 1);
   bad += check("rowsq", 11, 16, 8, 3, 1, 1);
   bad += check("otherq", 8, 12, 4, 3, 1, 1);
+  bad += check("pointq", 5, 64, 64, 1, 1, 1);   /* kws's pointwise: rows of 5 */
   printf("MISMATCHES %d\n", bad);
   return bad != 0;
 }

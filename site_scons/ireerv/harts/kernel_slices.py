@@ -1,11 +1,11 @@
 """Which bytes a board kernel's workgroups touch, for the harts' copies.
 
-A board's own convolution kernels (bsp/cluster4-pulp/conv_sdotp.c, brought in by the
-board's transform spec) are one entry point for every layer they take: the layer's
-shapes reach them as push constants, and workgroup x computes output row x.  IREE's
-distribution does not show their ranges (hart_slices.py reads it), so without these
-a hart that takes a share copies every binding whole (vww's arena: 94,464 bytes) and
-the runtime keeps them on hart 0.
+A board's own convolution kernels (bsp/cluster4-pulp/conv_sdotp.c, depthwise_q8.c,
+brought in by the board's transform spec) are one entry point for every layer they
+take: the layer's shapes reach them as push constants, and workgroup x computes output
+row x.  IREE's distribution does not show their ranges (hart_slices.py reads it), so
+without these a hart that takes a share copies every binding whole (vww's arena: 94,464
+bytes) and the runtime keeps them on hart 0.
 
 From iree-compile's executable sources each kernel parameter is a push constant or a
 literal (IREE folds a value every call site shares); the rules below then give each
@@ -30,8 +30,10 @@ _PARAMETERS = {
     "ireerv_conv_q8": ("in", "in_offset", "w", "w_offset", "t", "t_offset", "out",
                        "out_offset", "iw", "c", "ow", "f", "kh", "kw", "sh", "sw", "fill",
                        "row"),
+    "ireerv_dw_q8": ("in", "in_offset", "w", "w_offset", "t", "t_offset", "out",
+                     "out_offset", "iw", "c", "ow", "kh", "kw", "sh", "sw", "fill", "row"),
 }
-_OUT_BYTES = {"ireerv_conv_s8": 4, "ireerv_conv_q8": 1}  # int32 sums, int8 outputs
+_OUT_BYTES = {"ireerv_conv_s8": 4, "ireerv_conv_q8": 1, "ireerv_dw_q8": 1}
 _COLUMNS = 11  # conv_sdotp.c's COLUMNS: words of the table a filter
 
 # buffer -> (literal factor, parameters multiplied) for the step of workgroup x and the
@@ -42,8 +44,15 @@ _RULES = {
     "t": ((0, ()), (4 * _COLUMNS, ("f",))),
     "out": ((1, ("ow", "f")), (1, ("ow", "f"))),
 }
+# The depthwise kernel's outputs are its channels: f is c.
+_DEPTHWISE_RULES = {
+    **_RULES,
+    "w": ((0, ()), (1, ("kh", "kw", "c"))),
+    "t": ((0, ()), (4 * _COLUMNS, ("c",))),
+    "out": ((1, ("ow", "c")), (1, ("ow", "c"))),
+}
 
-_CALL = re.compile(r"\bcall @(ireerv_conv_[sq]8)\(([^)]*)\)")
+_CALL = re.compile(r"\bcall @(ireerv_conv_[sq]8|ireerv_dw_q8)\(([^)]*)\)")
 _SUBSPAN = re.compile(r"^\s*(%\w+) = hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\)"
                       r".*?\boffset\((%[\w#]+)\).*:\s*memref<", re.M)
 _EXPORT = re.compile(r"hal\.executable\.export public @([\w$.]+) [^\n]*\{\n(.*?)\n\s*\}", re.S)
@@ -78,7 +87,8 @@ def _entry(body: str) -> tuple[tuple[int, int], tuple[Slice, ...]] | None:
     subspans = {name: (int(b), o) for name, b, o in _SUBSPAN.findall(body)}
     bases = {base: subspans.get(view) for base, _, view in _METADATA.findall(body)}
     slices, read, written = [], set(), set()
-    for buffer, (step, length) in _RULES.items():
+    rules = _DEPTHWISE_RULES if kernel == "ireerv_dw_q8" else _RULES
+    for buffer, (step, length) in rules.items():
         if buffer not in names:
             continue
         where = bases.get(arguments[names.index(buffer)])

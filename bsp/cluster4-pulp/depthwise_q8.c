@@ -1,0 +1,144 @@
+/* The board's int8 depthwise convolution: iree-data-tiling.mlir hands it each
+ * requantised int8 depthwise convolution (3x3 of stride 1 or 2 in the networks
+ * here), one workgroup per output row.  IREE's own code took 4.3-6 cycles a MAC
+ * on them, its requantisation a separate pass over int32 sums.
+ *
+ * Layouts: input [IH][IW][C] (padded already), weights [KH][KW][C] (int8),
+ * outputs [OH][OW][C], the requantisation's columns [C][COLUMNS] (requant_q8.h).
+ * A channel at a time along a row: its weights (a word a row of the window)
+ * and columns in registers, the window's rows as words too, each output one
+ * new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b a row. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "requant_q8.h"
+#include "xcv_insn.h"
+
+/* Shift the next input of each of the window's rows into its word (the pointers move
+ * on by c): a word's bytes are the row's inputs newest first, so the window's 3 are
+ * its low 3 and the 4th, older, meets a zero weight.  The loads first: a load's
+ * result used by the next instruction stalls it a cycle. */
+#define SHIFT_IN()                                                               \
+  do {                                                                         \
+    const uint32_t n0 = LBU_POST_REG(p0, c), n1 = LBU_POST_REG(p1, c);          \
+    const uint32_t n2 = LBU_POST_REG(p2, c);                                   \
+    r0 = (r0 << 8) | n0; r1 = (r1 << 8) | n1; r2 = (r2 << 8) | n2;             \
+  } while (0)
+
+/* The next output from the window's rows r0..r2, requantised, to *o (o moves on by
+ * c).  Without the sign term the two left shifts are one (the sum's `pre`, the
+ * requantisation's `left`), with `base` shifted at the start. */
+#define OUTPUT()                                                                 \
+  do {                                                                         \
+    int32_t s = 0;                                                             \
+    s = sdotsp_b(s, r0, k0); s = sdotsp_b(s, r1, k1); s = sdotsp_b(s, r2, k2);  \
+    int32_t q;                                                                 \
+    if (signed_) {                                                             \
+      const int32_t v = (int32_t)((uint32_t)s << pre) + base;                  \
+      q = (int32_t)(((int64_t)(int32_t)((uint32_t)v << left) * m) >> 32) + nudge; \
+      q += (int32_t)((uint32_t)(v >> 31) << 1);                                \
+    } else {                                                                   \
+      const int32_t x4 = (int32_t)((uint32_t)s << pre) + base;                 \
+      q = (int32_t)(((int64_t)x4 * m) >> 32) + nudge;                          \
+    }                                                                          \
+    store_byte(o, cv_min(cv_max((q >> shift) + after, low), high));            \
+    o += c;                                                                    \
+  } while (0)
+
+/* A row of the filter as a word to meet SHIFT_IN's: its 3 weights last first, then 0
+ * (q moves on by 3 * c). */
+static inline __attribute__((always_inline)) uint32_t weight_word(const int8_t **q, size_t c) {
+  uint32_t word = 0;
+  for (int j = 0; j < 3; ++j) word = (word << 8) | LBU_POST_REG(*q, c);
+  return word;
+}
+
+/* One channel's outputs along a row, 3x3 taps, strides 1 or 2 across (`sw` and
+ * `signed_` constants): in points at the channel's first input of the window's top
+ * row, w at its first weight, t at its columns.  An output: 3 cv.sdotsp.b on the
+ * words of the window's rows, and per row one new input shifted in (two at stride 2). */
+static inline __attribute__((always_inline)) void channel_3x3(
+    int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int8_t *w,
+    const int32_t *t, int32_t fill, const int sw, const int signed_) {
+  const uint32_t k0 = weight_word(&w, c), k1 = weight_word(&w, c), k2 = weight_word(&w, c);
+  const int32_t m = t[MULTIPLIERS], nudge = t[NUDGES], shift = t[SHIFTS];
+  const int32_t after = t[AFTER], low = t[LOW], high = t[HIGH], left = t[LEFTS];
+  /* The sum from `fill` plus the bias, shifted by pre, plus the prescaled biases:
+   * the bias and fill shifted once here (and by `left` too without the sign term). */
+  const int32_t biased = (int32_t)((uint32_t)(fill + t[BIAS]) << t[PRE]) + t[BIASES];
+  const int32_t pre = signed_ ? t[PRE] : t[PRE] + left;
+  const int32_t base = signed_ ? biased : (int32_t)((uint32_t)biased << left);
+  const int8_t *p0 = in, *p1 = in + pitch, *p2 = in + 2 * pitch;
+  const int8_t *end = o + ow * c;
+  uint32_t r0 = 0, r1 = 0, r2 = 0;
+  SHIFT_IN();
+  if (sw == 2) {
+    while (o != end) {
+      SHIFT_IN();
+      SHIFT_IN();
+      OUTPUT();
+    }
+  } else {
+    SHIFT_IN();
+    while (o != end) {
+      SHIFT_IN();
+      OUTPUT();
+    }
+  }
+}
+
+/* channel_3x3's kinds, each a function of its own: inlined into the loop over the
+ * channels, the requantisation's columns lived on the stack (48 cycles an output,
+ * ~30 so). */
+#define CHANNEL(name, sw, signed_)                                               \
+  static __attribute__((noinline)) void name(                                  \
+      int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int8_t *w, \
+      const int32_t *t, int32_t fill) {                                        \
+    channel_3x3(o, in, pitch, c, ow, w, t, fill, sw, signed_);                 \
+  }
+CHANNEL(channel_s1, 1, 0)
+CHANNEL(channel_s1_signed, 1, 1)
+CHANNEL(channel_s2, 2, 0)
+CHANNEL(channel_s2_signed, 2, 1)
+
+/* Any other window and stride: the products one at a time. */
+static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow,
+                        const int8_t *w, const int32_t *t, int32_t fill, size_t kh,
+                        size_t kw, size_t sw) {
+  const int32_t pre = t[PRE];
+  const int32_t base = (int32_t)((uint32_t)(fill + t[BIAS]) << pre) + t[BIASES];
+  for (size_t x = 0; x < ow; ++x, o += c) {
+    int32_t s = 0;
+    for (size_t r = 0; r < kh; ++r)
+      for (size_t j = 0; j < kw; ++j)
+        s += in[r * pitch + (x * sw + j) * c] * w[(r * kw + j) * c];
+    const int32_t v = (int32_t)((uint32_t)s << pre) + base;
+    store_byte(o, t[SIGNS] ? requantise(v, t[LEFTS], t[MULTIPLIERS], 1, t[NUDGES], t[SHIFTS],
+                                        t[AFTER], t[LOW], t[HIGH])
+                           : requantise(v, t[LEFTS], t[MULTIPLIERS], 0, t[NUDGES], t[SHIFTS],
+                                        t[AFTER], t[LOW], t[HIGH]));
+  }
+}
+
+/* Output row `row` of a kh x kw depthwise convolution of c channels, strides sh down and
+ * sw across, requantised to int8 with the columns `table` ([C][COLUMNS]). */
+void ireerv_dw_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
+                  size_t weights_offset, const int32_t *table, size_t table_offset,
+                  int8_t *bytes, size_t bytes_offset, size_t iw, size_t c, size_t ow,
+                  size_t kh, size_t kw, size_t sh, size_t sw, int32_t fill, size_t row) {
+  const size_t pitch = iw * c;
+  const int8_t *first = in + in_offset + row * sh * pitch;
+  int8_t *out = bytes + bytes_offset + row * ow * c;
+  weights += weights_offset;
+  table += table_offset;
+  const int three = kh == 3 && kw == 3 && (sw == 1 || sw == 2);
+  for (size_t ch = 0; ch < c; ++ch) {
+    const int32_t *t = table + ch * COLUMNS;
+    if (three)
+      (sw == 1 ? (t[SIGNS] ? channel_s1_signed : channel_s1)
+               : (t[SIGNS] ? channel_s2_signed : channel_s2))(
+          out + ch, first + ch, pitch, c, ow, weights + ch, t, fill);
+    else
+      channel_any(out + ch, first + ch, pitch, c, ow, weights + ch, t, fill, kh, kw, sw);
+  }
+}

@@ -1,0 +1,32 @@
+/* The requantisation of the board's int8 kernels (conv_sdotp.c, depthwise_q8.c):
+ * the translator's columns (formats/requant_generic.py, the same bits) and the op. */
+#ifndef REQUANT_Q8_H
+#define REQUANT_Q8_H
+#include <stdint.h>
+
+#include "xcv_insn.h"
+
+/* The requantisation's columns, one word each for a filter (the table is
+ * [F][COLUMNS]): the convolution's own bias, requant_generic.OPERANDS, and the
+ * left shift that turns the sums into the translator's prescaled ones (0, or
+ * 2 + d for a layer whose int16 weights carry 4 * 2^d: formats/prescaled.py; the
+ * kernel takes them as int8). */
+enum {
+  BIAS, BIASES, LEFTS, MULTIPLIERS, SIGNS, NUDGES, SHIFTS, AFTER, LOW, HIGH, PRE, COLUMNS
+};
+
+
+/* TFLite's requantisation of sum v (requant_generic's op, in C): the high word of
+ * (v << left) * m, the sign term where `signed_` (a constant: ReLU layers have
+ * none), the nudge, the shift, the constant and the clamp (cv.max, cv.min). */
+static inline __attribute__((always_inline)) int32_t requantise(
+    int32_t v, int32_t left, int32_t m, int signed_, int32_t nudge, int32_t shift,
+    int32_t after, int32_t low, int32_t high) {
+  const int32_t x = (int32_t)((uint32_t)v << left);
+  int32_t r = (int32_t)(((int64_t)x * m) >> 32) + nudge;
+  if (signed_) r += (int32_t)((uint32_t)(v >> 31) << 1);
+  /* A word: store_byte keeps its low byte. */
+  return cv_min(cv_max((r >> shift) + after, low), high);
+}
+
+#endif

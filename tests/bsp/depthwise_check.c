@@ -1,0 +1,94 @@
+/* The int8 depthwise convolution of bsp/cluster4-pulp/depthwise_q8.c
+ * (DEPTHWISE_SOURCE) on one hart, data in core 0's scratchpad: each case's
+ * cycles, then every output against the reference's, requantised with columns
+ * of formats/requant_generic.py as that module's `compute` does.  The cases are
+ * the kinds iree-data-tiling.mlir hands it: 3x3 of stride 1 (rows of kws's 5
+ * outputs, and of 3 and 7: every remainder of the unrolled loop) and of stride
+ * 2, prescaled or not, and a 1x1 window (the general loop). */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bsp_cycles.h"
+#include DEPTHWISE_SOURCE
+
+static int8_t input[17 * 17 * 16] __attribute__((aligned(64)));
+static int8_t weights[9 * 64] __attribute__((aligned(64)));
+static int8_t bytes[10 * 10 * 64] __attribute__((aligned(64)));
+static int32_t table[64 * COLUMNS];
+
+static int8_t next_byte(uint32_t *state) {
+  *state = *state * 1103515245u + 12345u;
+  return (int8_t)(*state >> 16);
+}
+
+/* requant_generic.compute for channel g's columns: the sum from fill plus the bias,
+ * shifted by the prescaled layer's pre, plus its biases. */
+static int32_t compute(int32_t x, int g) {
+  const int32_t *t = table + g * COLUMNS;
+  x = (int32_t)((uint32_t)(x + t[BIAS]) << t[PRE]) + t[BIASES];
+  int64_t wide = (int64_t)(x * (t[LEFTS] ? 4 : 1)) * t[MULTIPLIERS];
+  int32_t total = (int32_t)(wide >> 32) + t[NUDGES];
+  if (t[SIGNS]) total += 2 * (x >> 31);
+  int32_t r = (total >> t[SHIFTS]) + t[AFTER];
+  return r < t[LOW] ? t[LOW] : r > t[HIGH] ? t[HIGH] : r;
+}
+
+/* Columns for c channels: a bias or a prescaled layer's biases and pre (every
+ * `scaled`th channel), the left shift 2, multipliers of 2^30 and more, the sign
+ * term on every other channel, nudges of 1 + 2^e, shifts 1 + e, clamps of a ReLU
+ * or of int8. */
+static void make_table(int c, int scaled, uint32_t *state) {
+  for (int g = 0; g < c; ++g) {
+    const int e = 8 + g % 6, zp = (g % 3) * 5 - 5;
+    int32_t *t = table + g * COLUMNS;
+    const int prescaled = scaled && g % scaled == 0;
+    t[BIAS] = prescaled ? 0 : next_byte(state) * 37;
+    t[BIASES] = prescaled ? next_byte(state) * 300 : 0;
+    t[PRE] = prescaled ? 2 + g % 3 : 0;
+    t[LEFTS] = prescaled ? 0 : 2;
+    t[MULTIPLIERS] = (int32_t)(0x40000000u + (uint32_t)next_byte(state) * 0x100000u);
+    t[SIGNS] = g % 2 ? 0 : -1;
+    t[NUDGES] = 1 + (1 << e) + (g % 4 ? 0 : zp * (2 << e));
+    t[SHIFTS] = 1 + e;
+    t[AFTER] = g % 4 ? zp : 0;
+    t[LOW] = g % 2 ? zp : -128;
+    t[HIGH] = 127;
+  }
+}
+
+/* One case: an ih x iw x c input, k x k windows, stride s; returns mismatches. */
+static int check(const char *name, int ih, int iw, int c, int k, int s, int scaled) {
+  const int oh = (ih - k) / s + 1, ow = (iw - k) / s + 1, fill = -77;
+  uint32_t state = 777;
+  make_table(c, scaled, &state);
+  uint64_t start = bsp_cycles();
+  for (int row = 0; row < oh; ++row)
+    ireerv_dw_q8(input, 0, weights, 0, table, 0, bytes, 0, iw, c, ow, k, k, s, s, fill, row);
+  printf("CYCLES %s %lu for %d MACs\n", name, (unsigned long)(bsp_cycles() - start),
+         oh * ow * c * k * k);
+  int bad = 0;
+  for (int y = 0; y < oh; ++y)
+    for (int x = 0; x < ow; ++x)
+      for (int g = 0; g < c; ++g) {
+        int32_t sum = fill;
+        for (int r = 0; r < k; ++r)
+          for (int j = 0; j < k; ++j)
+            sum += input[((y * s + r) * iw + x * s + j) * c + g] * weights[(r * k + j) * c + g];
+        bad += bytes[(y * ow + x) * c + g] != (int8_t)compute(sum, g);
+      }
+  return bad;
+}
+
+int main(void) {
+  uint32_t state = 12345;
+  for (unsigned i = 0; i < sizeof input; ++i) input[i] = next_byte(&state);
+  for (unsigned i = 0; i < sizeof weights; ++i) weights[i] = next_byte(&state);
+  int bad = check("kws", 9, 7, 64, 3, 1, 1);     /* rows of 5, like kws's */
+  bad += check("s1", 10, 10, 16, 3, 1, 0);      /* rows of 8: 3 + 3 + 2 */
+  bad += check("odd", 6, 9, 12, 3, 1, 3);       /* rows of 7: 3 + 3 + 1 */
+  bad += check("s2", 13, 13, 16, 3, 2, 2);      /* rows of 6 */
+  bad += check("s2odd", 11, 15, 8, 3, 2, 0);    /* rows of 7 */
+  bad += check("one", 8, 8, 8, 1, 1, 2);        /* a 1x1 window: the general loop */
+  printf("MISMATCHES %d\n", bad);
+  return bad != 0;
+}
