@@ -54,9 +54,17 @@ static inline __attribute__((always_inline)) void sums_4x4(
   for (size_t r = 0; r < rows; ++r, in += pitch) {
     const uint32_t *a = (const uint32_t *)in;
     size_t n = words;
-    for (; n >= 2; n -= 2) {
+    /* 4 words an iteration: a taken branch costs the loop 3 to 4 cycles. */
+    for (; n >= 4; n -= 4) {
       QUAD_STEP(s, a, apart, w);
       QUAD_STEP(s, a, apart, w);
+      QUAD_STEP(s, a, apart, w);
+      QUAD_STEP(s, a, apart, w);
+    }
+    if (n >= 2) {
+      QUAD_STEP(s, a, apart, w);
+      QUAD_STEP(s, a, apart, w);
+      n -= 2;
     }
     if (n) QUAD_STEP(s, a, apart, w);
   }

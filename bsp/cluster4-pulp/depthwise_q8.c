@@ -1,13 +1,16 @@
-/* The board's int8 depthwise convolution: iree-data-tiling.mlir hands it each
- * requantised int8 depthwise convolution (3x3 of stride 1 or 2 in the networks
- * here), one workgroup per output row.  IREE's own code took 4.3-6 cycles a MAC
- * on them, its requantisation a separate pass over int32 sums.
+/* The board's int8 depthwise convolution: iree-data-tiling.mlir hands it the
+ * prescaled int8 depthwise convolutions (3x3 of stride 1 or 2 in the networks
+ * here) whose rows hold 8 outputs or more, one workgroup per output row.  IREE's
+ * own code took 3.7-5.5 cycles a MAC on vww's, its requantisation a separate pass
+ * over int32 sums.
  *
  * Layouts: input [IH][IW][C] (padded already), weights [KH][KW][C] (int8),
  * outputs [OH][OW][C], the requantisation's columns [C][COLUMNS] (requant_q8.h).
  * A channel at a time along a row: its weights (a word a row of the window)
  * and columns in registers, the window's rows as words too, each output one
- * new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b a row. */
+ * new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b a row;
+ * without the sign term, a hardware loop of 23 instructions an output (the
+ * requantisation's mulh takes 5 cycles of its 27). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +48,53 @@
     o += c;                                                                    \
   } while (0)
 
+/* SHIFT_IN and OUTPUT (without the sign term) in assembly, for LOOP: the rows below
+ * p0 read `pitch` and `pitch2` bytes from it (an asm takes at most 30 operands). */
+#define SHIFT_IN_ASM                                                             \
+  ".insn r 0x2b, 3, 0x0c, %[n1], %[p0], %[pitch]\n\t" /* cv.lbu n1, pitch(p0) */ \
+  ".insn r 0x2b, 3, 0x0c, %[n2], %[p0], %[pitch2]\n\t"                         \
+  ".insn r 0x2b, 3, 0x08, %[n0], %[p0], %[c]\n\t" /* cv.lbu n0, c(p0!) */      \
+  "slli %[r0], %[r0], 8\n\tslli %[r1], %[r1], 8\n\tslli %[r2], %[r2], 8\n\t"      \
+  "or %[r0], %[r0], %[n0]\n\tor %[r1], %[r1], %[n1]\n\tor %[r2], %[r2], %[n2]\n\t"
+#define OUTPUT_ASM                                                               \
+  ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t" /* cv.dotsp.b: no sum before */ \
+  ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t" /* cv.sdotsp.b */            \
+  ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
+  "sll %[s], %[s], %[pre]\n\tadd %[s], %[s], %[base]\n\tmulh %[s], %[s], %[m]\n\t" \
+  "add %[s], %[s], %[nudge]\n\tsra %[s], %[s], %[shift]\n\tadd %[s], %[s], %[after]\n\t" \
+  ".insn r 0x2b, 3, 0x2d, %[s], %[s], %[low]\n\t" /* cv.max */                 \
+  ".insn r 0x2b, 3, 0x2b, %[s], %[s], %[high]\n\t" /* cv.min */                \
+  "sb %[s], 0(%[o])\n\tadd %[o], %[o], %[c]\n\t"
+
+/* ow iterations of BODY as hardware loop 0 (cv.setup: no branch, no counter), BODY
+ * WORDS - 1 instructions long: the loop ends at the address WORDS words after the
+ * cv.setup, the one after the body's last instruction, which must be 4 bytes long (no
+ * compressed instructions in the block; the assembler checks the length), and the
+ * body's first and last instructions at addresses of whole words (the core's rule:
+ * otherwise the loop runs once).  SHIFT_IN_ASM
+ * is 9 instructions, OUTPUT_ASM 13. */
+#define LOOP(BODY, WORDS)                                                               \
+  do {                                                                         \
+    uint32_t n0, n1, n2;                                                       \
+    int32_t s;                                                                 \
+    __asm__ volatile(".balign 4\n\t.option push\n\t.option norvc\n\t"        \
+                     ".option norelax\n\t"                                     \
+                     ".insn i 0x2b, 4, x14, %[n], " #WORDS "\n.Lbody%=:\n\t" /* cv.setup 0 */ \
+                     BODY ".Lend%=:\n\t"                                         \
+                     ".if .Lend%= - .Lbody%= != 4 * (" #WORDS " - 1)\n\t"              \
+                     ".error \"the hardware loop's body is not WORDS - 1 words\"\n\t"    \
+                     ".endif\n\t.option pop"                                    \
+                     : [p0] "+r"(p0), [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2),  \
+                       [o] "+r"(o), [n0] "=&r"(n0), [n1] "=&r"(n1), [n2] "=&r"(n2), \
+                       [s] "=&r"(s)                                             \
+                     : [c] "r"(c), [pitch] "r"(pitch), [pitch2] "r"(2 * pitch),     \
+                       [k0] "r"(k0), [k1] "r"(k1), [k2] "r"(k2),                 \
+                       [pre] "r"(pre), [base] "r"(base), [m] "r"(m), [nudge] "r"(nudge), \
+                       [shift] "r"(shift), [after] "r"(after), [low] "r"(low),       \
+                       [high] "r"(high), [n] "r"(ow)                              \
+                     : "memory");                                              \
+  } while (0)
+
 /* A row of the filter as a word to meet SHIFT_IN's: its 3 weights last first, then 0
  * (q moves on by 3 * c). */
 static inline __attribute__((always_inline)) uint32_t weight_word(const int8_t **q, size_t c) {
@@ -72,7 +122,13 @@ static inline __attribute__((always_inline)) void channel_3x3(
   const int8_t *end = o + ow * c;
   uint32_t r0 = 0, r1 = 0, r2 = 0;
   SHIFT_IN();
-  if (sw == 2) {
+  if (!signed_) {
+    if (sw == 1) SHIFT_IN();
+    if (sw == 2)
+      LOOP(SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_ASM, 32);
+    else
+      LOOP(SHIFT_IN_ASM OUTPUT_ASM, 23);
+  } else if (sw == 2) {
     while (o != end) {
       SHIFT_IN();
       SHIFT_IN();
@@ -87,19 +143,22 @@ static inline __attribute__((always_inline)) void channel_3x3(
   }
 }
 
-/* channel_3x3's kinds, each a function of its own: inlined into the loop over the
- * channels, the requantisation's columns lived on the stack (48 cycles an output,
- * ~30 so). */
-#define CHANNEL(name, sw, signed_)                                               \
+/* A row's channels, strides 1 or 2 (`sw` a constant): a function of its own, so that
+ * the loop over the channels keeps little beside channel_3x3's registers (inlined into
+ * ireerv_dw_q8's loop, the requantisation's columns lived on the stack: 48 cycles an
+ * output, 30 so). */
+#define ROW(name, sw)                                                            \
   static __attribute__((noinline)) void name(                                  \
       int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int8_t *w, \
       const int32_t *t, int32_t fill) {                                        \
-    channel_3x3(o, in, pitch, c, ow, w, t, fill, sw, signed_);                 \
+    for (const int8_t *last = w + c; w != last; ++o, ++in, ++w, t += COLUMNS)   \
+      if (t[SIGNS])                                                            \
+        channel_3x3(o, in, pitch, c, ow, w, t, fill, sw, 1);                   \
+      else                                                                     \
+        channel_3x3(o, in, pitch, c, ow, w, t, fill, sw, 0);                   \
   }
-CHANNEL(channel_s1, 1, 0)
-CHANNEL(channel_s1_signed, 1, 1)
-CHANNEL(channel_s2, 2, 0)
-CHANNEL(channel_s2_signed, 2, 1)
+ROW(row_s1, 1)
+ROW(row_s2, 2)
 
 /* Any other window and stride: the products one at a time. */
 static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow,
@@ -131,14 +190,12 @@ void ireerv_dw_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
   int8_t *out = bytes + bytes_offset + row * ow * c;
   weights += weights_offset;
   table += table_offset;
-  const int three = kh == 3 && kw == 3 && (sw == 1 || sw == 2);
-  for (size_t ch = 0; ch < c; ++ch) {
-    const int32_t *t = table + ch * COLUMNS;
-    if (three)
-      (sw == 1 ? (t[SIGNS] ? channel_s1_signed : channel_s1)
-               : (t[SIGNS] ? channel_s2_signed : channel_s2))(
-          out + ch, first + ch, pitch, c, ow, weights + ch, t, fill);
-    else
-      channel_any(out + ch, first + ch, pitch, c, ow, weights + ch, t, fill, kh, kw, sw);
-  }
+  if (kh == 3 && kw == 3 && sw == 1)
+    row_s1(out, first, pitch, c, ow, weights, table, fill);
+  else if (kh == 3 && kw == 3 && sw == 2)
+    row_s2(out, first, pitch, c, ow, weights, table, fill);
+  else
+    for (size_t ch = 0; ch < c; ++ch)
+      channel_any(out + ch, first + ch, pitch, c, ow, weights + ch, table + ch * COLUMNS, fill,
+                  kh, kw, sw);
 }

@@ -11,7 +11,9 @@
 // the harts by output rows (harts/kernel_slices.py); against ireerv_conv_s8 with
 // IREE's requantisation and the mmt4d kernel for pointwise layers, a later call
 // took kws 3,983,216 -> 3,793,892 cycles, resnet8 8,621,404 -> 8,198,150 and vww
-// 10,005,530 -> 9,589,034.  Then wider pointwise layers are data-tiled.
+// 10,005,530 -> 9,589,034.  The prescaled 3x3 depthwise convolutions of rows of 8
+// outputs or more go to ireerv_dw_q8 (depthwise_q8.c), shared by rows too.  Then
+// wider pointwise layers are data-tiled.
 //
 // A convolution the kernel takes becomes a dispatch of the executable below
 // (@ireerv_conv): its entry point calls the kernel, declared `hal.import.static`
@@ -216,9 +218,9 @@ module attributes {transform.with_named_sequence} {
   }
 
   // A layer of 3 channels: padded to 4 with zero weights (the rows of its windows would
-  // start mid-word).  The weights' padding is an increase IREE does not compute at
-  // compile time (the board's --iree-opt-const-expr-max-size-increase-threshold=0):
-  // resnet8's padding and relayout take 5,237 cycles a call.
+  // start mid-word).  The weights' padding and relayout are computed at compile time
+  // (an increase within the board's --iree-opt-const-expr-max-size-increase-threshold);
+  // at 0 they took resnet8 5,237 cycles a call.
   util.func private @ireerv_conv_s8_padded(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>,
       %fill: i32, %stride: index) -> tensor<1x?x?x?xi32>
       attributes {inlining_policy = #util.inline.always} {
@@ -484,6 +486,41 @@ module attributes {transform.with_named_sequence} {
   // (padded already), w [KH][KW][C] int16 (channel c's int8 weights times
   // 2^(2 + d_c): the kernel takes the int8 ones and shifts the sums), strides sh
   // down and sw across, requantised with the translator's columns, each [C].
+  // The depthwise kernel's int8 outputs [1][OH][OW][C] (the shape of `shape`): x
+  // [1][IH][IW][C] (padded already), w [KH][KW][C], strides sh down and sw across, from
+  // `fill` plus the bias, requantised with the translator's columns, each [C].
+  util.func private @ireerv_dw_q8(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?xi8>,
+      %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %bias: tensor<?xi32>,
+      %biases: tensor<?xi32>, %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>,
+      %signs: tensor<?xi32>, %nudges: tensor<?xi32>, %shifts: tensor<?xi32>,
+      %after: tensor<?xi32>, %low: tensor<?xi32>, %high: tensor<?xi32>, %pres: tensor<?xi32>)
+      -> tensor<1x?x?x?xi8> attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
+    %eleven = arith.constant 11 : index
+    %c = tensor.dim %bias, %zero : tensor<?xi32>
+    %kh = tensor.dim %w, %zero : tensor<?x?x?xi8>
+    %kw = tensor.dim %w, %one : tensor<?x?x?xi8>
+    %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
+        %shifts, %after, %low, %high, %pres)
+        : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+           tensor<?xi32>) -> tensor<?xi32>
+    %t_n = arith.muli %c, %eleven : index
+    %ih = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+    %iw = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+    %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
+    %ow = tensor.dim %shape, %two : tensor<1x?x?x?xi8>
+    %r = flow.dispatch @ireerv_conv::@dw_q8[%oh](%x, %w, %table, %ih, %iw, %c, %oh, %ow,
+        %kh, %kw, %sh, %sw, %fill)
+        : (tensor<1x?x?x?xi8>{%ih, %iw, %c}, tensor<?x?x?xi8>{%kh, %kw, %c},
+           tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
+           index, i32)
+        -> tensor<1x?x?x?xi8>{%oh, %ow, %c}
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
   util.func private @ireerv_dw_q16(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?xi16>,
       %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %biases: tensor<?xi32>,
       %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
@@ -494,7 +531,6 @@ module attributes {transform.with_named_sequence} {
     %one = arith.constant 1 : index
     %two = arith.constant 2 : index
     %three = arith.constant 3 : index
-    %eleven = arith.constant 11 : index
     %c2_i32 = arith.constant 2 : i32
     %c = tensor.dim %nudges, %zero : tensor<?xi32>
     %pres_empty = tensor.empty(%c) : tensor<?xi32>
@@ -521,22 +557,9 @@ module attributes {transform.with_named_sequence} {
       linalg.yield %b : i8
     } -> tensor<?x?x?xi8>
     %bias = util.call @ireerv_zeros_like(%nudges) : (tensor<?xi32>) -> tensor<?xi32>
-    %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
-        %shifts, %after, %low, %high, %pres)
-        : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
-           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
-           tensor<?xi32>) -> tensor<?xi32>
-    %t_n = arith.muli %c, %eleven : index
-    %ih = tensor.dim %x, %one : tensor<1x?x?x?xi8>
-    %iw = tensor.dim %x, %two : tensor<1x?x?x?xi8>
-    %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
-    %ow = tensor.dim %shape, %two : tensor<1x?x?x?xi8>
-    %r = flow.dispatch @ireerv_conv::@dw_q8[%oh](%x, %w8, %table, %ih, %iw, %c, %oh, %ow,
-        %kh, %kw, %sh, %sw, %fill)
-        : (tensor<1x?x?x?xi8>{%ih, %iw, %c}, tensor<?x?x?xi8>{%kh, %kw, %c},
-           tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
-           index, i32)
-        -> tensor<1x?x?x?xi8>{%oh, %ow, %c}
+    %r = util.call @ireerv_dw_q8(%x, %w8, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %pres)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
     util.return %r : tensor<1x?x?x?xi8>
   }
 
@@ -651,7 +674,9 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %table = transform.util.import_symbol @ireerv_q8_table into %module if undefined
         : (!transform.any_op) -> !transform.any_op
-    %dw = transform.util.import_symbol @ireerv_dw_q16 into %module if undefined
+    %dw = transform.util.import_symbol @ireerv_dw_q8 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %dw16 = transform.util.import_symbol @ireerv_dw_q16 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     transform.yield %module : !transform.any_op
   }
@@ -1025,9 +1050,11 @@ module attributes {transform.with_named_sequence} {
     %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
     %acc = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
     // Rows of 8 outputs and more: a channel's weights and columns cost the kernel about
-    // 80 cycles a row, and on kws's rows of 5 IREE's own code was faster (kws with the
-    // default harts 3,793,892 -> 3,743,862 cycles a call with them, its depthwise
-    // layers 1,224,849 -> 1,334,890).
+    // 70 cycles a row, and on kws's rows of 5 IREE's own code stays faster (with the
+    // default harts, a later call: kws 3,418,950 cycles, 3,438,711 with them).  The
+    // translator's other depthwise form (int8 weights [KH][KW][C][1], the bias added
+    // before the requantisation: vww's layers of rows of 6 and 3) stays IREE's too:
+    // through the kernel vww took 8,885,349 cycles, 8,493,095 without.
     transform.iree.match.dim_bounds %acc[2], umin = 8, none : !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
     transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
@@ -1057,9 +1084,11 @@ module attributes {transform.with_named_sequence} {
     %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
     %acc = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
     // Rows of 8 outputs and more: a channel's weights and columns cost the kernel about
-    // 80 cycles a row, and on kws's rows of 5 IREE's own code was faster (kws with the
-    // default harts 3,793,892 -> 3,743,862 cycles a call with them, its depthwise
-    // layers 1,224,849 -> 1,334,890).
+    // 70 cycles a row, and on kws's rows of 5 IREE's own code stays faster (with the
+    // default harts, a later call: kws 3,418,950 cycles, 3,438,711 with them).  The
+    // translator's other depthwise form (int8 weights [KH][KW][C][1], the bias added
+    // before the requantisation: vww's layers of rows of 6 and 3) stays IREE's too:
+    // through the kernel vww took 8,885,349 cycles, 8,493,095 without.
     transform.iree.match.dim_bounds %acc[2], umin = 8, none : !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
     transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
