@@ -28,28 +28,23 @@
     r0 = (r0 << 8) | n0; r1 = (r1 << 8) | n1; r2 = (r2 << 8) | n2;             \
   } while (0)
 
-/* The next output from the window's rows r0..r2, requantised, to *o (o moves on by
- * c).  Without the sign term the two left shifts are one (the sum's `pre`, the
- * requantisation's `left`), with `base` shifted at the start. */
+/* The next output from the window's rows r0..r2, requantised with the sign term, to
+ * *o (o moves on by c); the kind without it is OUTPUT_ASM. */
 #define OUTPUT()                                                                 \
   do {                                                                         \
     int32_t s = 0;                                                             \
     s = sdotsp_b(s, r0, k0); s = sdotsp_b(s, r1, k1); s = sdotsp_b(s, r2, k2);  \
-    int32_t q;                                                                 \
-    if (signed_) {                                                             \
-      const int32_t v = (int32_t)((uint32_t)s << pre) + base;                  \
-      q = (int32_t)(((int64_t)(int32_t)((uint32_t)v << left) * m) >> 32) + nudge; \
-      q += (int32_t)((uint32_t)(v >> 31) << 1);                                \
-    } else {                                                                   \
-      const int32_t x4 = (int32_t)((uint32_t)s << pre) + base;                 \
-      q = (int32_t)(((int64_t)x4 * m) >> 32) + nudge;                          \
-    }                                                                          \
+    const int32_t v = (int32_t)((uint32_t)s << pre) + base;                    \
+    int32_t q = (int32_t)(((int64_t)(int32_t)((uint32_t)v << left) * m) >> 32) + nudge; \
+    q += (int32_t)((uint32_t)(v >> 31) << 1);                                  \
     store_byte(o, cv_min(cv_max((q >> shift) + after, low), high));            \
     o += c;                                                                    \
   } while (0)
 
-/* SHIFT_IN and OUTPUT (without the sign term) in assembly, for LOOP: the rows below
- * p0 read `pitch` and `pitch2` bytes from it (an asm takes at most 30 operands). */
+/* SHIFT_IN, and an output without the sign term (its two left shifts one: the sum's
+ * `pre` and the requantisation's `left`, with `base` shifted at the start), in
+ * assembly for LOOP: the rows below p0 read `pitch` and `pitch2` bytes from it (an
+ * asm takes at most 30 operands). */
 #define SHIFT_IN_ASM                                                             \
   ".insn r 0x2b, 3, 0x0c, %[n1], %[p0], %[pitch]\n\t" /* cv.lbu n1, pitch(p0) */ \
   ".insn r 0x2b, 3, 0x0c, %[n2], %[p0], %[pitch2]\n\t"                         \
@@ -66,14 +61,14 @@
   ".insn r 0x2b, 3, 0x2b, %[s], %[s], %[high]\n\t" /* cv.min */                \
   "sb %[s], 0(%[o])\n\tadd %[o], %[o], %[c]\n\t"
 
-/* ow iterations of BODY as hardware loop 0 (cv.setup: no branch, no counter), BODY
- * WORDS - 1 instructions long: the loop ends at the address WORDS words after the
- * cv.setup, the one after the body's last instruction, which must be 4 bytes long (no
- * compressed instructions in the block; the assembler checks the length), and the
- * body's first and last instructions at addresses of whole words (the core's rule:
- * otherwise the loop runs once).  SHIFT_IN_ASM
- * is 9 instructions, OUTPUT_ASM 13. */
-#define LOOP(BODY, WORDS)                                                               \
+/* ow (at least 1) iterations of BODY as hardware loop 0 (cv.setup: no branch, no
+ * counter), BODY WORDS - 1 instructions long: the loop ends at the address WORDS words
+ * after the cv.setup, the one after the body's last instruction, which must be 4
+ * bytes long (no compressed instructions in the block; the assembler checks the
+ * length), and the body's first and last instructions at addresses of whole words
+ * (the core's rule: otherwise the loop runs once).  SHIFT_IN_ASM is 9 instructions,
+ * OUTPUT_ASM 13. */
+#define LOOP(BODY, WORDS)                                                        \
   do {                                                                         \
     uint32_t n0, n1, n2;                                                       \
     int32_t s;                                                                 \
