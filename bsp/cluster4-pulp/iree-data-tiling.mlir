@@ -486,41 +486,6 @@ module attributes {transform.with_named_sequence} {
   // (padded already), w [KH][KW][C] int16 (channel c's int8 weights times
   // 2^(2 + d_c): the kernel takes the int8 ones and shifts the sums), strides sh
   // down and sw across, requantised with the translator's columns, each [C].
-  // The depthwise kernel's int8 outputs [1][OH][OW][C] (the shape of `shape`): x
-  // [1][IH][IW][C] (padded already), w [KH][KW][C], strides sh down and sw across, from
-  // `fill` plus the bias, requantised with the translator's columns, each [C].
-  util.func private @ireerv_dw_q8(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?xi8>,
-      %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %bias: tensor<?xi32>,
-      %biases: tensor<?xi32>, %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>,
-      %signs: tensor<?xi32>, %nudges: tensor<?xi32>, %shifts: tensor<?xi32>,
-      %after: tensor<?xi32>, %low: tensor<?xi32>, %high: tensor<?xi32>, %pres: tensor<?xi32>)
-      -> tensor<1x?x?x?xi8> attributes {inlining_policy = #util.inline.always} {
-    %zero = arith.constant 0 : index
-    %one = arith.constant 1 : index
-    %two = arith.constant 2 : index
-    %eleven = arith.constant 11 : index
-    %c = tensor.dim %bias, %zero : tensor<?xi32>
-    %kh = tensor.dim %w, %zero : tensor<?x?x?xi8>
-    %kw = tensor.dim %w, %one : tensor<?x?x?xi8>
-    %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
-        %shifts, %after, %low, %high, %pres)
-        : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
-           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
-           tensor<?xi32>) -> tensor<?xi32>
-    %t_n = arith.muli %c, %eleven : index
-    %ih = tensor.dim %x, %one : tensor<1x?x?x?xi8>
-    %iw = tensor.dim %x, %two : tensor<1x?x?x?xi8>
-    %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
-    %ow = tensor.dim %shape, %two : tensor<1x?x?x?xi8>
-    %r = flow.dispatch @ireerv_conv::@dw_q8[%oh](%x, %w, %table, %ih, %iw, %c, %oh, %ow,
-        %kh, %kw, %sh, %sw, %fill)
-        : (tensor<1x?x?x?xi8>{%ih, %iw, %c}, tensor<?x?x?xi8>{%kh, %kw, %c},
-           tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
-           index, i32)
-        -> tensor<1x?x?x?xi8>{%oh, %ow, %c}
-    util.return %r : tensor<1x?x?x?xi8>
-  }
-
   util.func private @ireerv_dw_q16(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?xi16>,
       %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %biases: tensor<?xi32>,
       %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
@@ -530,7 +495,7 @@ module attributes {transform.with_named_sequence} {
     %zero = arith.constant 0 : index
     %one = arith.constant 1 : index
     %two = arith.constant 2 : index
-    %three = arith.constant 3 : index
+    %eleven = arith.constant 11 : index
     %c2_i32 = arith.constant 2 : i32
     %c = tensor.dim %nudges, %zero : tensor<?xi32>
     %pres_empty = tensor.empty(%c) : tensor<?xi32>
@@ -557,9 +522,22 @@ module attributes {transform.with_named_sequence} {
       linalg.yield %b : i8
     } -> tensor<?x?x?xi8>
     %bias = util.call @ireerv_zeros_like(%nudges) : (tensor<?xi32>) -> tensor<?xi32>
-    %r = util.call @ireerv_dw_q8(%x, %w8, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %pres)
-        : (tensor<1x?x?x?xi8>, tensor<?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
-           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
+        %shifts, %after, %low, %high, %pres)
+        : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+           tensor<?xi32>) -> tensor<?xi32>
+    %t_n = arith.muli %c, %eleven : index
+    %ih = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+    %iw = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+    %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
+    %ow = tensor.dim %shape, %two : tensor<1x?x?x?xi8>
+    %r = flow.dispatch @ireerv_conv::@dw_q8[%oh](%x, %w8, %table, %ih, %iw, %c, %oh, %ow,
+        %kh, %kw, %sh, %sw, %fill)
+        : (tensor<1x?x?x?xi8>{%ih, %iw, %c}, tensor<?x?x?xi8>{%kh, %kw, %c},
+           tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
+           index, i32)
+        -> tensor<1x?x?x?xi8>{%oh, %ow, %c}
     util.return %r : tensor<1x?x?x?xi8>
   }
 
@@ -673,8 +651,6 @@ module attributes {transform.with_named_sequence} {
     %q16 = transform.util.import_symbol @ireerv_conv_q16 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %table = transform.util.import_symbol @ireerv_q8_table into %module if undefined
-        : (!transform.any_op) -> !transform.any_op
-    %dw = transform.util.import_symbol @ireerv_dw_q8 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %dw16 = transform.util.import_symbol @ireerv_dw_q16 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
@@ -1083,12 +1059,7 @@ module attributes {transform.with_named_sequence} {
     %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
     %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
     %acc = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
-    // Rows of 8 outputs and more: a channel's weights and columns cost the kernel about
-    // 70 cycles a row, and on kws's rows of 5 IREE's own code stays faster (with the
-    // default harts, a later call: kws 3,418,950 cycles, 3,438,711 with them).  The
-    // translator's other depthwise form (int8 weights [KH][KW][C][1], the bias added
-    // before the requantisation: vww's layers of rows of 6 and 3) stays IREE's too:
-    // through the kernel vww took 8,885,349 cycles, 8,493,095 without.
+    // Rows of 8 outputs and more (as @requantised_dw16_s1 says).
     transform.iree.match.dim_bounds %acc[2], umin = 8, none : !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
     transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
