@@ -34,7 +34,7 @@ _PARAMETERS = {
                      "out_offset", "iw", "c", "ow", "kh", "kw", "sh", "sw", "fill", "row"),
 }
 _OUT_BYTES = {"ireerv_conv_s8": 4, "ireerv_conv_q8": 1, "ireerv_dw_q8": 1}
-_COLUMNS = 11  # conv_sdotp.c's COLUMNS: words of the table a filter
+_COLUMNS = 11  # requant_q8.h's COLUMNS: words of the table a filter
 
 # buffer -> (literal factor, parameters multiplied) for the step of workgroup x and the
 # length; `filled`: the workgroup writes all of it.
@@ -52,7 +52,7 @@ _DEPTHWISE_RULES = {
     "out": ((1, ("ow", "c")), (1, ("ow", "c"))),
 }
 
-_CALL = re.compile(r"\bcall @(ireerv_conv_[sq]8|ireerv_dw_q8)\(([^)]*)\)")
+_CALL = re.compile(r"\bcall @(" + "|".join(_PARAMETERS) + r")\(([^)]*)\)")
 _SUBSPAN = re.compile(r"^\s*(%\w+) = hal\.interface\.binding\.subspan .*?\bbinding\((\d+)\)"
                       r".*?\boffset\((%[\w#]+)\).*:\s*memref<", re.M)
 _EXPORT = re.compile(r"hal\.executable\.export public @([\w$.]+) [^\n]*\{\n(.*?)\n\s*\}", re.S)
