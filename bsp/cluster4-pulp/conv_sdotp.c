@@ -1,8 +1,9 @@
 /* The board's int8 convolution: iree-data-tiling.mlir hands it each int8 3x3
  * convolution (and each 1x1 one of stride 2) of channels and filters multiples
- * of 4, one workgroup per output row.  IREE's own code took 2.7 cycles a MAC on
- * them; data tiling them needs an img2col copy the scratchpad cannot hold, and
- * IREE v3.9.0 miscompiles it when it tiles it (docs/boards.md).
+ * of 4, and kws's first layer (row_of_words_q8), one workgroup per output row.
+ * IREE's own code took 2.7 cycles a MAC on them; data tiling them needs an img2col
+ * copy the scratchpad cannot hold, and IREE v3.9.0 miscompiles it when it tiles
+ * it (docs/boards.md).
  *
  * Layouts: input [IH][IW][C] (padded already); weights in blocks of 4 filters,
  * [F/4][KH][KW][C/4][4][4] (a word of each filter after another); outputs
@@ -209,9 +210,11 @@ void ireerv_conv_s8(const int8_t *in, size_t in_offset, const int8_t *weights,
 }
 
 /* One output by filters g..g+3 requantised to int8 with their columns `table`: the
- * sums stay in registers (unrolled loops over the 4). */
-static void tile_1x4_q8(int8_t *out, const int8_t *in, size_t pitch, const uint32_t *w,
-                        size_t rows, size_t words, int32_t fill, const int32_t *table) {
+ * sums stay in registers (unrolled loops over the 4).  Inlined into each caller: as a
+ * call (two callers) kws's pointwise layer took 3 % longer. */
+static inline __attribute__((always_inline)) void tile_1x4_q8(
+    int8_t *out, const int8_t *in, size_t pitch, const uint32_t *w, size_t rows, size_t words,
+    int32_t fill, const int32_t *table) {
   int32_t s[4];
 #pragma GCC unroll 4
   for (int j = 0; j < 4; ++j) s[j] = fill + table[j * COLUMNS + BIAS];
@@ -223,6 +226,24 @@ static void tile_1x4_q8(int8_t *out, const int8_t *in, size_t pitch, const uint3
 #define BYTES_TILE(g, apart)                                                     \
   tile_4x4_q8(out + g, f, first, pitch, (apart),                                 \
               (const uint32_t *)(weights + g * taps), kh, words, fill, table + g * COLUMNS)
+
+/* A row of outputs whose windows' rows are one word each, 2 bytes apart (kws's first
+ * layer: the translator's two taps of channel pairs, 2 x 2 bytes, stride 1 across):
+ * the tiles with `words` 1, so no loop over a window row's words (the core splits a
+ * load from an address of 2 mod 4 into two accesses).  A function of its own, so that
+ * the other layers' loops keep no test of `words`. */
+static __attribute__((noinline)) void row_of_words_q8(int8_t *out, size_t f, const int8_t *first,
+                                                      size_t pitch, const int8_t *weights,
+                                                      size_t kh, size_t ow, int32_t fill,
+                                                      const int32_t *table) {
+  const size_t words = 1, taps = 4 * kh;
+  size_t x = 0;
+  ROW_OF_QUADS(2, BYTES_TILE);
+  for (; x < ow; ++x, first += 2, out += f)
+    for (size_t g = 0; g < f; g += 4)
+      tile_1x4_q8(out + g, first, pitch, (const uint32_t *)(weights + g * taps), kh, words,
+                  fill, table + g * COLUMNS);
+}
 
 /* Output row `row` requantised to int8 with the columns `table` ([F][COLUMNS], see
  * the enum above), strides sh down and sw across. */
@@ -236,6 +257,10 @@ void ireerv_conv_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
   int8_t *out = bytes + bytes_offset + row * ow * f;
   weights += weights_offset;
   table += table_offset;
+  if (step == 2 && words == 1) {
+    row_of_words_q8(out, f, first, pitch, weights, kh, ow, fill, table);
+    return;
+  }
   size_t x = 0;
   EACH_STEP(BYTES_TILE)
   for (; x < ow; ++x, first += step, out += f)

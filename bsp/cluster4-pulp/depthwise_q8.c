@@ -1,21 +1,28 @@
 /* The board's int8 depthwise convolution: iree-data-tiling.mlir hands it the
  * prescaled int8 depthwise convolutions (3x3 of stride 1 or 2 in the networks
- * here) whose rows hold 8 outputs or more, one workgroup per output row.  IREE's
+ * here) of 8 rows or more, of 5 outputs or more, one workgroup per output row.  IREE's
  * own code took 3.7-5.5 cycles a MAC on vww's, its requantisation a separate pass
  * over int32 sums.
  *
  * Layouts: input [IH][IW][C] (padded already), weights [KH][KW][C] (int8),
- * outputs [OH][OW][C], the requantisation's columns [C][COLUMNS] (requant_q8.h).
- * A channel at a time along a row: its weights (a word a row of the window)
- * and columns in registers, the window's rows as words too, each output one
- * new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b a row;
- * without the sign term, a hardware loop of 23 instructions an output (the
- * requantisation's mulh takes 5 cycles of its 27). */
+ * outputs [OH][OW][C], the table [C][DW_COLUMNS]: the requantisation's columns
+ * (requant_q8.h) and the filter's rows as words.  A channel at a time along a row:
+ * its filter words and columns in registers, the window's rows as words too, each
+ * output one new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b a
+ * row; without the sign term, a hardware loop of 21 instructions an output (the
+ * requantisation's mulh takes 5 cycles of its 25). */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "requant_q8.h"
 #include "xcv_insn.h"
+
+/* The table's columns a channel: requant_q8.h's, then the three rows of a 3x3 filter
+ * as words that meet SHIFT_IN's: a row's 3 weights last first, then 0 (bytes w[2],
+ * w[1], w[0], 0).  iree-data-tiling.mlir makes them at compile time: built here, a
+ * channel's 9 byte loads and their shifts cost about 20 cycles a row of outputs,
+ * which kws's rows of 5 outputs could not repay. */
+enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
 
 /* Shift the next input of each of the window's rows into its word (the pointers move
  * on by c): a word's bytes are the row's inputs newest first, so the window's 3 are
@@ -59,53 +66,46 @@
   "add %[s], %[s], %[nudge]\n\tsra %[s], %[s], %[shift]\n\tadd %[s], %[s], %[after]\n\t" \
   ".insn r 0x2b, 3, 0x2d, %[s], %[s], %[low]\n\t" /* cv.max */                 \
   ".insn r 0x2b, 3, 0x2b, %[s], %[s], %[high]\n\t" /* cv.min */                \
-  "sb %[s], 0(%[o])\n\tadd %[o], %[o], %[c]\n\t"
+  ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t" /* cv.sb s, c(o!) */
 
 /* ow (at least 1) iterations of BODY as hardware loop 0 (cv.setup: no branch, no
- * counter), BODY WORDS - 1 instructions long: the loop ends at the address WORDS words
+ * counter; the count goes in through s, which the body then uses), BODY WORDS - 1
+ * instructions long: the loop ends at the address WORDS words
  * after the cv.setup, the one after the body's last instruction, which must be 4
  * bytes long (no compressed instructions in the block; the assembler checks the
  * length), and the body's first and last instructions at addresses of whole words
  * (the core's rule: otherwise the loop runs once).  SHIFT_IN_ASM is 9 instructions,
- * OUTPUT_ASM 13. */
+ * OUTPUT_ASM 12. */
 #define LOOP(BODY, WORDS)                                                        \
   do {                                                                         \
     uint32_t n0, n1, n2;                                                       \
-    int32_t s;                                                                 \
+    int32_t s = (int32_t)ow;                                                   \
     __asm__ volatile(".balign 4\n\t.option push\n\t.option norvc\n\t"        \
                      ".option norelax\n\t"                                     \
-                     ".insn i 0x2b, 4, x14, %[n], " #WORDS "\n.Lbody%=:\n\t" /* cv.setup 0 */ \
+                     ".insn i 0x2b, 4, x14, %[s], " #WORDS "\n.Lbody%=:\n\t" /* cv.setup 0 */ \
                      BODY ".Lend%=:\n\t"                                         \
                      ".if .Lend%= - .Lbody%= != 4 * (" #WORDS " - 1)\n\t"              \
                      ".error \"the hardware loop's body is not WORDS - 1 words\"\n\t"    \
                      ".endif\n\t.option pop"                                    \
                      : [p0] "+r"(p0), [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2),  \
                        [o] "+r"(o), [n0] "=&r"(n0), [n1] "=&r"(n1), [n2] "=&r"(n2), \
-                       [s] "=&r"(s)                                             \
+                       [s] "+&r"(s)                                             \
                      : [c] "r"(c), [pitch] "r"(pitch), [pitch2] "r"(2 * pitch),     \
                        [k0] "r"(k0), [k1] "r"(k1), [k2] "r"(k2),                 \
                        [pre] "r"(pre), [base] "r"(base), [m] "r"(m), [nudge] "r"(nudge), \
                        [shift] "r"(shift), [after] "r"(after), [low] "r"(low),       \
-                       [high] "r"(high), [n] "r"(ow)                              \
+                       [high] "r"(high)                                         \
                      : "memory");                                              \
   } while (0)
 
-/* A row of the filter as a word to meet SHIFT_IN's: its 3 weights last first, then 0
- * (q moves on by 3 * c). */
-static inline __attribute__((always_inline)) uint32_t weight_word(const int8_t **q, size_t c) {
-  uint32_t word = 0;
-  for (int j = 0; j < 3; ++j) word = (word << 8) | LBU_POST_REG(*q, c);
-  return word;
-}
-
 /* One channel's outputs along a row, 3x3 taps, strides 1 or 2 across (`sw` and
  * `signed_` constants): in points at the channel's first input of the window's top
- * row, w at its first weight, t at its columns.  An output: 3 cv.sdotsp.b on the
+ * row, t at its columns (with its filter words).  An output: 3 cv.sdotsp.b on the
  * words of the window's rows, and per row one new input shifted in (two at stride 2). */
 static inline __attribute__((always_inline)) void channel_3x3(
-    int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int8_t *w,
-    const int32_t *t, int32_t fill, const int sw, const int signed_) {
-  const uint32_t k0 = weight_word(&w, c), k1 = weight_word(&w, c), k2 = weight_word(&w, c);
+    int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int32_t *t,
+    int32_t fill, const int sw, const int signed_) {
+  const uint32_t k0 = (uint32_t)t[ROW0], k1 = (uint32_t)t[ROW1], k2 = (uint32_t)t[ROW2];
   const int32_t m = t[MULTIPLIERS], nudge = t[NUDGES], shift = t[SHIFTS];
   const int32_t after = t[AFTER], low = t[LOW], high = t[HIGH], left = t[LEFTS];
   /* The sum from `fill` plus the bias, shifted by pre, plus the prescaled biases:
@@ -120,9 +120,9 @@ static inline __attribute__((always_inline)) void channel_3x3(
   if (!signed_) {
     if (sw == 1) SHIFT_IN();
     if (sw == 2)
-      LOOP(SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_ASM, 32);
+      LOOP(SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_ASM, 31);
     else
-      LOOP(SHIFT_IN_ASM OUTPUT_ASM, 23);
+      LOOP(SHIFT_IN_ASM OUTPUT_ASM, 22);
   } else if (sw == 2) {
     while (o != end) {
       SHIFT_IN();
@@ -144,13 +144,13 @@ static inline __attribute__((always_inline)) void channel_3x3(
  * output, 30 so). */
 #define ROW(name, sw)                                                            \
   static __attribute__((noinline)) void name(                                  \
-      int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int8_t *w, \
-      const int32_t *t, int32_t fill) {                                        \
-    for (const int8_t *last = w + c; w != last; ++o, ++in, ++w, t += COLUMNS)   \
+      int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int32_t *t, \
+      int32_t fill) {                                                          \
+    for (const int32_t *last = t + c * DW_COLUMNS; t != last; ++o, ++in, t += DW_COLUMNS) \
       if (t[SIGNS])                                                            \
-        channel_3x3(o, in, pitch, c, ow, w, t, fill, sw, 1);                   \
+        channel_3x3(o, in, pitch, c, ow, t, fill, sw, 1);                      \
       else                                                                     \
-        channel_3x3(o, in, pitch, c, ow, w, t, fill, sw, 0);                   \
+        channel_3x3(o, in, pitch, c, ow, t, fill, sw, 0);                      \
   }
 ROW(row_s1, 1)
 ROW(row_s2, 2)
@@ -175,7 +175,8 @@ static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, siz
 }
 
 /* Output row `row` of a kh x kw depthwise convolution of c channels, strides sh down and
- * sw across, requantised to int8 with the columns `table` ([C][COLUMNS]). */
+ * sw across, requantised to int8 with the columns `table` ([C][DW_COLUMNS]; its
+ * filter words serve 3x3 windows, the others read `weights`, [KH][KW][C]). */
 void ireerv_dw_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
                   size_t weights_offset, const int32_t *table, size_t table_offset,
                   int8_t *bytes, size_t bytes_offset, size_t iw, size_t c, size_t ow,
@@ -186,11 +187,11 @@ void ireerv_dw_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
   weights += weights_offset;
   table += table_offset;
   if (kh == 3 && kw == 3 && sw == 1)
-    row_s1(out, first, pitch, c, ow, weights, table, fill);
+    row_s1(out, first, pitch, c, ow, table, fill);
   else if (kh == 3 && kw == 3 && sw == 2)
-    row_s2(out, first, pitch, c, ow, weights, table, fill);
+    row_s2(out, first, pitch, c, ow, table, fill);
   else
     for (size_t ch = 0; ch < c; ++ch)
-      channel_any(out + ch, first + ch, pitch, c, ow, weights + ch, table + ch * COLUMNS, fill,
+      channel_any(out + ch, first + ch, pitch, c, ow, weights + ch, table + ch * DW_COLUMNS, fill,
                   kh, kw, sw);
 }

@@ -3,16 +3,17 @@
 // --iree-preprocessing-transform-spec-filename (board.toml, [iree] preprocessing).
 //
 // In order (@__transform_main): a first layer of 3 channels and stride 1 goes to
-// ireerv_conv_s8, whose int32 sums IREE requantises; few-channel and fully
-// connected layers are data-tiled; the int8 convolutions whose requantisation is
-// the TFLite translator's (its mark ireerv.requant) go to ireerv_conv_q8, which
-// requantises them itself and writes int8: 3x3 ones of stride 1 or 2, 1x1 ones of
-// stride 2, pointwise layers, prescaled or not.  Its dispatches are shared among
+// ireerv_conv_s8, whose int32 sums IREE requantises; fully connected layers are
+// data-tiled; the int8 convolutions whose requantisation is the TFLite
+// translator's (its mark ireerv.requant) go to ireerv_conv_q8, which requantises
+// them itself and writes int8: 3x3 ones of stride 1 or 2, 1x1 ones of stride 2,
+// pointwise layers, prescaled or not, and kws's first layer (2 taps of channel
+// pairs: a word a window row); few-channel layers left are data-tiled.  Its dispatches are shared among
 // the harts by output rows (harts/kernel_slices.py); against ireerv_conv_s8 with
 // IREE's requantisation and the mmt4d kernel for pointwise layers, a later call
 // took kws 3,983,216 -> 3,793,892 cycles, resnet8 8,621,404 -> 8,198,150 and vww
-// 10,005,530 -> 9,589,034.  The prescaled 3x3 depthwise convolutions of rows of 8
-// outputs or more go to ireerv_dw_q8 (depthwise_q8.c), shared by rows too.  Then
+// 10,005,530 -> 9,589,034.  The prescaled 3x3 depthwise convolutions of 8 rows or
+// more, of 5 outputs or more, go to ireerv_dw_q8 (depthwise_q8.c), shared by rows too.  Then
 // wider pointwise layers are data-tiled.
 //
 // A convolution the kernel takes becomes a dispatch of the executable below
@@ -145,7 +146,7 @@ module attributes {transform.with_named_sequence} {
           %oh: index, %ow: index, %kh: index, %kw: index, %sh: index, %sw: index,
           %fill: i32) {
         %zero = arith.constant 0 : index
-        %columns = arith.constant 11 : index
+        %columns = arith.constant 14 : index
         %row = stream.dispatch.workgroup.id[0] : index
         %in_pixels = arith.muli %ih, %iw : index
         %in_n = arith.muli %in_pixels, %c : index
@@ -379,6 +380,59 @@ module attributes {transform.with_named_sequence} {
     util.return %r : tensor<1x?x?x?xi8>
   }
 
+  // The kernel's int8 outputs (as @ireerv_conv_q8) of a convolution of stride 2 down
+  // and 1 across whose windows are 2 taps of 2 channels, w [KH][2][2][F]: a window's
+  // row is the 4 bytes from its first tap on, one word (the kernel's c = 2, kw = 2:
+  // windows 2 bytes apart), so the weights go as [KH][1][4][F], rows of one word, with
+  // no padding (@ireerv_conv_q8 would pad the channels to 4: twice the products).
+  util.func private @ireerv_conv_q8_word_rows(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>,
+      %fill: i32, %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
+      %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
+      %nudges: tensor<?xi32>, %shifts: tensor<?xi32>, %after: tensor<?xi32>,
+      %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
+    %three = arith.constant 3 : index
+    %four = arith.constant 4 : index
+    %eleven = arith.constant 11 : index
+    %ih = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+    %iw = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+    %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
+    %kh = tensor.dim %w, %zero : tensor<?x?x?x?xi8>
+    %kw = tensor.dim %w, %one : tensor<?x?x?x?xi8>
+    %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
+    %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
+    %ow = tensor.dim %shape, %two : tensor<1x?x?x?xi8>
+    %f4 = arith.divui %f, %four : index
+    %pairs = tensor.cast %w : tensor<?x?x?x?xi8> to tensor<?x2x2x?xi8>
+    %rows = tensor.collapse_shape %pairs [[0], [1, 2], [3]]
+        : tensor<?x2x2x?xi8> into tensor<?x4x?xi8>
+    %split = tensor.expand_shape %rows [[0, 1, 2], [3], [4, 5]]
+        output_shape [%kh, 1, 1, 4, %f4, 4]
+        : tensor<?x4x?xi8> into tensor<?x1x1x4x?x4xi8>
+    %empty = tensor.empty(%f4, %kh) : tensor<?x?x1x1x4x4xi8>
+    %blocked = linalg.transpose ins(%split : tensor<?x1x1x4x?x4xi8>)
+        outs(%empty : tensor<?x?x1x1x4x4xi8>) permutation = [4, 0, 1, 2, 5, 3]
+    %t_n = arith.muli %f, %eleven : index
+    %zeros = util.call @ireerv_zeros_like(%bias) : (tensor<?xi32>) -> tensor<?xi32>
+    %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
+        %shifts, %after, %low, %high, %zeros)
+        : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+           tensor<?xi32>) -> tensor<?xi32>
+    %sh = arith.constant 2 : index
+    %sw = arith.constant 1 : index
+    %r = flow.dispatch @ireerv_conv::@conv_q8[%oh](%x, %blocked, %table, %ih, %iw, %c, %oh,
+        %ow, %f, %kh, %kw, %sh, %sw, %fill)
+        : (tensor<1x?x?x?xi8>{%ih, %iw, %c}, tensor<?x?x1x1x4x4xi8>{%f4, %kh},
+           tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
+           index, index, i32)
+        -> tensor<1x?x?x?xi8>{%oh, %ow, %f}
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
   util.func private @ireerv_conv_q8_pairs(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32,
       %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
       %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
@@ -495,7 +549,7 @@ module attributes {transform.with_named_sequence} {
     %zero = arith.constant 0 : index
     %one = arith.constant 1 : index
     %two = arith.constant 2 : index
-    %eleven = arith.constant 11 : index
+    %fourteen = arith.constant 14 : index
     %c2_i32 = arith.constant 2 : i32
     %c = tensor.dim %nudges, %zero : tensor<?xi32>
     %pres_empty = tensor.empty(%c) : tensor<?xi32>
@@ -522,12 +576,14 @@ module attributes {transform.with_named_sequence} {
       linalg.yield %b : i8
     } -> tensor<?x?x?xi8>
     %bias = util.call @ireerv_zeros_like(%nudges) : (tensor<?xi32>) -> tensor<?xi32>
-    %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
-        %shifts, %after, %low, %high, %pres)
+    %columns = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs,
+        %nudges, %shifts, %after, %low, %high, %pres)
         : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
            tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
            tensor<?xi32>) -> tensor<?xi32>
-    %t_n = arith.muli %c, %eleven : index
+    %table = util.call @ireerv_dw_table(%columns, %w8)
+        : (tensor<?xi32>, tensor<?x?x?xi8>) -> tensor<?xi32>
+    %t_n = arith.muli %c, %fourteen : index
     %ih = tensor.dim %x, %one : tensor<1x?x?x?xi8>
     %iw = tensor.dim %x, %two : tensor<1x?x?x?xi8>
     %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
@@ -539,6 +595,45 @@ module attributes {transform.with_named_sequence} {
            index, i32)
         -> tensor<1x?x?x?xi8>{%oh, %ow, %c}
     util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  // The depthwise kernel's table [C][14] (depthwise_q8.c's DW_COLUMNS): the
+  // requantisation's columns q8 ([C][11], @ireerv_q8_table), then the rows of the
+  // 3x3 filter w [3][3][C] as words, bytes w[r][2], w[r][1], w[r][0], 0 (computed at
+  // compile time, as the columns are).
+  util.func private @ireerv_dw_table(%q8: tensor<?xi32>, %w: tensor<?x?x?xi8>) -> tensor<?xi32>
+      attributes {inlining_policy = #util.inline.always} {
+    %two = arith.constant 2 : index
+    %c = tensor.dim %w, %two : tensor<?x?x?xi8>
+    %columns = tensor.expand_shape %q8 [[0, 1]] output_shape [%c, 11]
+        : tensor<?xi32> into tensor<?x11xi32>
+    %words_empty = tensor.empty(%c) : tensor<?x3xi32>
+    %words = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, 0, d0)>,
+                                              affine_map<(d0, d1) -> (d1, 1, d0)>,
+                                              affine_map<(d0, d1) -> (d1, 2, d0)>,
+                                              affine_map<(d0, d1) -> (d0, d1)>],
+                             iterator_types = ["parallel", "parallel"]}
+        ins(%w, %w, %w : tensor<?x?x?xi8>, tensor<?x?x?xi8>, tensor<?x?x?xi8>)
+        outs(%words_empty : tensor<?x3xi32>) {
+    ^bb0(%first: i8, %middle: i8, %last: i8, %o: i32):
+      %c8_i32 = arith.constant 8 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %a = arith.extui %first : i8 to i32
+      %b = arith.extui %middle : i8 to i32
+      %d = arith.extui %last : i8 to i32
+      %high = arith.shli %a, %c16_i32 : i32
+      %mid = arith.shli %b, %c8_i32 : i32
+      %upper = arith.ori %high, %mid : i32
+      %word = arith.ori %upper, %d : i32
+      linalg.yield %word : i32
+    } -> tensor<?x3xi32>
+    %empty = tensor.empty(%c) : tensor<?x14xi32>
+    %with_columns = tensor.insert_slice %columns into %empty[0, 0] [%c, 11] [1, 1]
+        : tensor<?x11xi32> into tensor<?x14xi32>
+    %rows = tensor.insert_slice %words into %with_columns[0, 11] [%c, 3] [1, 1]
+        : tensor<?x3xi32> into tensor<?x14xi32>
+    %table = tensor.collapse_shape %rows [[0, 1]] : tensor<?x14xi32> into tensor<?xi32>
+    util.return %table : tensor<?xi32>
   }
 
   util.func private @ireerv_dw_q16_s1(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?xi16>, %fill: i32,
@@ -623,6 +718,28 @@ module attributes {transform.with_named_sequence} {
     transform.yield %ins, %outs : !transform.any_value, !transform.any_value
   }
 
+  // The convolution of stride 2 down and 1 across (no dilation) from a fill: kws's
+  // first layer as the TFLite translator writes it (10 x 2 taps over channel pairs).
+  transform.named_sequence @fill_conv_down2(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_value, !transform.any_value) {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
+      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %v: i32):
+        %one = arith.constant 1 : index
+        %two = arith.constant 2 : index
+        %three = arith.constant 3 : index
+        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+        %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
+        %empty = tensor.empty(%oh, %ow, %f) {"match.operation_name_only"} : tensor<1x?x?x?xi32>
+        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+        %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+                                       strides = dense<[2, 1]> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>)
+            outs(%sums : tensor<1x?x?x?xi32>) -> tensor<1x?x?x?xi32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+
   transform.named_sequence @match_i8_conv3x3_rgb_s1(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_value, !transform.any_value) {
     %shaped = transform.include @match_i8_conv_rgb failures(propagate) (%op)
@@ -653,6 +770,8 @@ module attributes {transform.with_named_sequence} {
     %table = transform.util.import_symbol @ireerv_q8_table into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %dw16 = transform.util.import_symbol @ireerv_dw_q16 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %dw_table = transform.util.import_symbol @ireerv_dw_table into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     transform.yield %module : !transform.any_op
   }
@@ -858,6 +977,45 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // A marked requantisation of an int8 convolution of stride 2 down and 1 across whose
+  // windows are 2 taps of 2 channels (the cast after it), filters a multiple of 4: a
+  // call of the kernel instead, a window's row one word.  A silenceable failure where
+  // the ops are not such.
+  transform.named_sequence @requantised_conv_word_rows(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
+    %acc = transform.get_operand %add[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_is_multiple_of %acc[3], 4 : !transform.any_value
+    transform.iree.match.dim_bounds %acc[2], umin = 2, none : !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
+    %ins, %init = transform.include @fill_conv_down2 failures(propagate) (%conv)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %w = transform.get_operand %conv[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_bounds %w[1], umin = 2, umax = 2 : !transform.any_value
+    transform.iree.match.dim_bounds %w[2], umin = 2, umax = 2 : !transform.any_value
+    %spread = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
+    %broadcast = transform.get_defining_op %spread : (!transform.any_value) -> !transform.any_op
+    %bias = transform.get_operand %broadcast[0] : (!transform.any_op) -> !transform.any_value
+    %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %cast[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %ins, %shape, %bias, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%cast)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_conv_q8_word_rows into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %cast {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
   // A prescaled layer's requantisation (formats/prescaled.py: int16 weights, the bias
   // among the requantisation's columns) reads the convolution's sums directly.
   transform.named_sequence @requant_chain_scaled(%cast: !transform.any_op {transform.readonly}) {
@@ -1025,17 +1183,23 @@ module attributes {transform.with_named_sequence} {
     %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
     %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
     %acc = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
-    // Rows of 8 outputs and more: a channel's weights and columns cost the kernel about
-    // 70 cycles a row, and on kws's rows of 5 IREE's own code stays faster (with the
-    // default harts, a later call: kws 3,418,950 cycles, 3,438,711 with them).  The
-    // translator's other depthwise form (int8 weights [KH][KW][C][1], the bias added
+    // 8 rows and more, of 5 outputs and more: a channel's columns cost the kernel about
+    // 50 cycles a row, which kws's 25 rows of 5 repay (with the default harts, a later
+    // call: kws 3,418,950 cycles through IREE's code, 3,282,932 through the kernel),
+    // and vww's 6 rows of 6, 6 workgroups for 4 harts, do not (8,424,760 cycles
+    // without them, 8,558,276 with).  The translator's other depthwise form (int8 weights [KH][KW][C][1], the bias added
     // before the requantisation: vww's layers of rows of 6 and 3) stays IREE's too:
     // through the kernel vww took 8,885,349 cycles, 8,493,095 without.
-    transform.iree.match.dim_bounds %acc[2], umin = 8, none : !transform.any_value
+    transform.iree.match.dim_bounds %acc[1], umin = 8, none : !transform.any_value
+    transform.iree.match.dim_bounds %acc[2], umin = 5, none : !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
     transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %ins, %init = transform.include @fill_dw16_s1 failures(propagate) (%conv)
         : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    // 3x3 windows: the kernel's table holds their filters' rows as words.
+    %window = transform.get_operand %conv[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_bounds %window[0], umin = 3, umax = 3 : !transform.any_value
+    transform.iree.match.dim_bounds %window[1], umin = 3, umax = 3 : !transform.any_value
     %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
     %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
         : (!transform.any_op) -> !transform.any_value
@@ -1059,12 +1223,17 @@ module attributes {transform.with_named_sequence} {
     %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
     %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
     %acc = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
-    // Rows of 8 outputs and more (as @requantised_dw16_s1 says).
-    transform.iree.match.dim_bounds %acc[2], umin = 8, none : !transform.any_value
+    // 8 rows and more, of 5 outputs and more (as @requantised_dw16_s1 says).
+    transform.iree.match.dim_bounds %acc[1], umin = 8, none : !transform.any_value
+    transform.iree.match.dim_bounds %acc[2], umin = 5, none : !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
     transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwc"] : !transform.any_op
     %ins, %init = transform.include @fill_dw16_s2 failures(propagate) (%conv)
         : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    // 3x3 windows: the kernel's table holds their filters' rows as words.
+    %window = transform.get_operand %conv[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_bounds %window[0], umin = 3, umax = 3 : !transform.any_value
+    transform.iree.match.dim_bounds %window[1], umin = 3, umax = 3 : !transform.any_value
     %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
     %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
         : (!transform.any_op) -> !transform.any_value
@@ -1239,9 +1408,10 @@ module attributes {transform.with_named_sequence} {
   }
 
   // int8 convolutions of at most two input channels over at most 25 x 6 outputs
-  // (kws's first layer: 10 x 2 taps over channel pairs, 320,000 MACs): their
-  // img2col is a gather of few bytes (k = 40, every tap), their matmul the
-  // board's kernel's (kws 4,692,280 -> 4,162,001 cycles a later call).
+  // that the kernel did not take: their img2col is a gather of few bytes, their
+  // matmul the board's kernel's.  kws's first layer (10 x 2 taps over channel pairs,
+  // 320,000 MACs, k = 40) went this way (kws 4,692,280 -> 4,162,001 cycles a later
+  // call) until @requantised_conv_word_rows took it (3,282,932 -> 3,166,183).
   transform.named_sequence @match_i8_few_channels(%op: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
@@ -1343,13 +1513,6 @@ module attributes {transform.with_named_sequence} {
           @match_i8_conv3x3_rgb_s1 -> @call_conv_s8_s1_padded
         : (!transform.any_op) -> !transform.any_op
     }
-    %firsts = transform.collect_matching @match_i8_few_channels in %module
-        : (!transform.any_op) -> !transform.any_op
-    transform.foreach %firsts : !transform.any_op {
-    ^bb0(%conv: !transform.any_op):
-      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    }
     %fcs = transform.collect_matching @match_i8_fully_connected in %module
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %fcs : !transform.any_op {
@@ -1381,6 +1544,11 @@ module attributes {transform.with_named_sequence} {
       }
       transform.sequence %cast : !transform.any_op failures(suppress) {
       ^bb0(%c: !transform.any_op):
+        transform.include @requantised_conv_word_rows failures(propagate) (%c)
+            : (!transform.any_op) -> ()
+      }
+      transform.sequence %cast : !transform.any_op failures(suppress) {
+      ^bb0(%c: !transform.any_op):
         transform.include @requantised_conv16_s1 failures(propagate) (%c)
             : (!transform.any_op) -> ()
       }
@@ -1401,6 +1569,14 @@ module attributes {transform.with_named_sequence} {
       }
     }
     transform.apply_dce to %module : !transform.any_op
+    // Few-channel layers the kernel did not take (kws's first now goes to it).
+    %firsts = transform.collect_matching @match_i8_few_channels in %module
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %firsts : !transform.any_op {
+    ^bb0(%conv: !transform.any_op):
+      %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
     %wides = transform.collect_matching @match_i8_pointwise_wide in %module
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %wides : !transform.any_op {

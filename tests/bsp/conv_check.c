@@ -6,7 +6,8 @@
  * 4x4 tile has no copy for (one output at a time).  The cases ending in q are
  * ireerv_conv_q8's: the same sums requantised to int8 with columns of
  * formats/requant_generic.py, checked against that module's `compute`; `pointq`
- * is a pointwise layer of kws (rows of 5 outputs: a tile of 4 and one). */
+ * is a pointwise layer of kws (rows of 5 outputs: a tile of 4 and one), `pairsq`
+ * its first layer. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,12 +29,13 @@ static int8_t next_byte(uint32_t *state) {
  * blocks of 4 filters (a word of each filter after another): a window's row is kw * c
  * bytes one after another in the input, and its words follow one another 16 bytes
  * apart in the block, row after row. */
-static int32_t sum_of(int y, int x, int g, int in, int c, int k, int s, int32_t fill) {
-  const int8_t *w = weights + (g / 4) * (k * k * c / 4) * 16 + (g % 4) * 4;
+static int32_t sum_of(int y, int x, int g, int iw, int c, int kh, int kw, int sh, int sw,
+                      int32_t fill) {
+  const int8_t *w = weights + (g / 4) * (kh * kw * c / 4) * 16 + (g % 4) * 4;
   int32_t sum = fill;
-  for (int kh = 0; kh < k; ++kh) {
-    const int8_t *a = input + ((y * s + kh) * in + x * s) * c;
-    for (int q = 0; q < k * c / 4; ++q, a += 4, w += 16)
+  for (int r = 0; r < kh; ++r) {
+    const int8_t *a = input + (y * sh + r) * iw * c + x * sw * c;
+    for (int q = 0; q < kw * c / 4; ++q, a += 4, w += 16)
       sum += a[0] * w[0] + a[1] * w[1] + a[2] * w[2] + a[3] * w[3];
   }
   return sum;
@@ -73,29 +75,36 @@ static void make_table(int f, uint32_t *state) {
   }
 }
 
-/* One case: an in x in x c input, f filters of k x k, stride s; returns mismatches. */
-static int check(const char *name, int in, int c, int f, int k, int s, int requantised) {
-  const int out = (in - k) / s + 1, fill = -77;
+/* One case: an ih x iw x c input, f filters of kh x kw, strides sh down and sw across;
+ * returns mismatches. */
+static int check_rect(const char *name, int ih, int iw, int c, int f, int kh, int kw, int sh,
+                      int sw, int requantised) {
+  const int oh = (ih - kh) / sh + 1, ow = (iw - kw) / sw + 1, fill = -77;
   uint32_t state = 777;
   make_table(f, &state);
   uint64_t start = bsp_cycles();
-  for (int row = 0; row < out; ++row)
+  for (int row = 0; row < oh; ++row)
     if (requantised)
-      ireerv_conv_q8(input, 0, weights, 0, table, 0, bytes, 0, in, c, out, f, k, k, s, s, fill,
-                     row);
+      ireerv_conv_q8(input, 0, weights, 0, table, 0, bytes, 0, iw, c, ow, f, kh, kw, sh, sw,
+                     fill, row);
     else
-      ireerv_conv_s8(input, 0, weights, 0, sums, 0, in, c, out, f, k, k, s, fill, row);
+      ireerv_conv_s8(input, 0, weights, 0, sums, 0, iw, c, ow, f, kh, kw, sh, fill, row);
   printf("CYCLES %s %lu for %d MACs\n", name, (unsigned long)(bsp_cycles() - start),
-         out * out * f * k * k * c);
+         oh * ow * f * kh * kw * c);
   int bad = 0;
-  for (int y = 0; y < out; ++y)
-    for (int x = 0; x < out; ++x)
+  for (int y = 0; y < oh; ++y)
+    for (int x = 0; x < ow; ++x)
       for (int g = 0; g < f; ++g) {
-        const int32_t sum = sum_of(y, x, g, in, c, k, s, fill);
-        const int at = (y * out + x) * f + g;
+        const int32_t sum = sum_of(y, x, g, iw, c, kh, kw, sh, sw, fill);
+        const int at = (y * ow + x) * f + g;
         bad += requantised ? bytes[at] != compute(sum, g, f) : sums[at] != sum;
       }
   return bad;
+}
+
+/* A square case: an in x in x c input, f filters of k x k, stride s. */
+static int check(const char *name, int in, int c, int f, int k, int s, int requantised) {
+  return check_rect(name, in, in, c, f, k, k, s, s, requantised);
 }
 
 int main(void) {
@@ -112,6 +121,9 @@ int main(void) {
   bad += check("rowsq", 11, 16, 8, 3, 1, 1);
   bad += check("otherq", 8, 12, 4, 3, 1, 1);
   bad += check("pointq", 5, 64, 64, 1, 1, 1);   /* kws's pointwise: rows of 5 */
+  /* kws's first layer, 16 of its filters: 10 x 2 taps over channel pairs, strides 2
+   * down and 1 across, so a window's row is one word, windows 2 bytes apart. */
+  bad += check_rect("pairsq", 58, 6, 2, 16, 10, 2, 2, 1, 1);
   printf("MISMATCHES %d\n", bad);
   return bad != 0;
 }

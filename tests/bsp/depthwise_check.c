@@ -14,7 +14,7 @@
 static int8_t input[17 * 17 * 16] __attribute__((aligned(64)));
 static int8_t weights[9 * 64] __attribute__((aligned(64)));
 static int8_t bytes[10 * 10 * 64] __attribute__((aligned(64)));
-static int32_t table[64 * COLUMNS];
+static int32_t table[64 * DW_COLUMNS];
 
 static int8_t next_byte(uint32_t *state) {
   *state = *state * 1103515245u + 12345u;
@@ -24,7 +24,7 @@ static int8_t next_byte(uint32_t *state) {
 /* requant_generic.compute for channel g's columns: the sum from fill plus the bias,
  * shifted by the prescaled layer's pre, plus its biases. */
 static int32_t compute(int32_t x, int g) {
-  const int32_t *t = table + g * COLUMNS;
+  const int32_t *t = table + g * DW_COLUMNS;
   x = (int32_t)((uint32_t)(x + t[BIAS]) << t[PRE]) + t[BIASES];
   int64_t wide = (int64_t)(x * (t[LEFTS] ? 4 : 1)) * t[MULTIPLIERS];
   int32_t total = (int32_t)(wide >> 32) + t[NUDGES];
@@ -36,11 +36,17 @@ static int32_t compute(int32_t x, int g) {
 /* Columns for c channels: a bias or a prescaled layer's biases and pre (every
  * `scaled`th channel), the left shift 2, multipliers of 2^30 and more, the sign
  * term on every other channel, nudges of 1 + 2^e, shifts 1 + e, clamps of a ReLU
- * or of int8. */
-static void make_table(int c, int scaled, uint32_t *state) {
+ * or of int8; for k x k windows of 3, the filter's rows as words (bytes w[2], w[1],
+ * w[0], 0), as iree-data-tiling.mlir makes them. */
+static void make_table(int c, int k, int scaled, uint32_t *state) {
   for (int g = 0; g < c; ++g) {
     const int e = 8 + g % 6, zp = (g % 3) * 5 - 5;
-    int32_t *t = table + g * COLUMNS;
+    int32_t *t = table + g * DW_COLUMNS;
+    for (int r = 0; r < 3; ++r) {
+      uint32_t word = 0;
+      for (int j = 0; k == 3 && j < 3; ++j) word = word << 8 | (uint8_t)weights[(r * 3 + j) * c + g];
+      t[ROW0 + r] = (int32_t)word;
+    }
     const int prescaled = scaled && g % scaled == 0;
     t[BIAS] = prescaled ? 0 : next_byte(state) * 37;
     t[BIASES] = prescaled ? next_byte(state) * 300 : 0;
@@ -60,7 +66,7 @@ static void make_table(int c, int scaled, uint32_t *state) {
 static int check(const char *name, int ih, int iw, int c, int k, int s, int scaled) {
   const int oh = (ih - k) / s + 1, ow = (iw - k) / s + 1, fill = -77;
   uint32_t state = 777;
-  make_table(c, scaled, &state);
+  make_table(c, k, scaled, &state);
   uint64_t start = bsp_cycles();
   for (int row = 0; row < oh; ++row)
     ireerv_dw_q8(input, 0, weights, 0, table, 0, bytes, 0, iw, c, ow, k, k, s, s, fill, row);

@@ -35,6 +35,7 @@ _PARAMETERS = {
 }
 _OUT_BYTES = {"ireerv_conv_s8": 4, "ireerv_conv_q8": 1, "ireerv_dw_q8": 1}
 _COLUMNS = 11  # requant_q8.h's COLUMNS: words of the table a filter
+_DW_COLUMNS = 14  # depthwise_q8.c's DW_COLUMNS: those and the filter's 3 rows as words
 
 # buffer -> (literal factor, parameters multiplied) for the step of workgroup x and the
 # length; `filled`: the workgroup writes all of it.
@@ -48,7 +49,7 @@ _RULES = {
 _DEPTHWISE_RULES = {
     **_RULES,
     "w": ((0, ()), (1, ("kh", "kw", "c"))),
-    "t": ((0, ()), (4 * _COLUMNS, ("c",))),
+    "t": ((0, ()), (4 * _DW_COLUMNS, ("c",))),
     "out": ((1, ("ow", "c")), (1, ("ow", "c"))),
 }
 
