@@ -45,8 +45,8 @@ class ImageBuilder:
         ]  # fmt: skip
 
     def _compile(self, board: boards.Board, gen: Path, src: Path, obj: Path,
-                 defines: Sequence[str] = ()) -> Path:
-        cmd = [str(self.toolchain.tool("gcc")), *self._cflags(board, gen),
+                 defines: Sequence[str] = (), flags: Sequence[str] = ()) -> Path:
+        cmd = [str(self.toolchain.tool("gcc")), *self._cflags(board, gen), *flags,
                *(f"-D{d}" for d in defines), "-c", str(src), "-o", str(obj)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
@@ -64,12 +64,12 @@ class ImageBuilder:
         return gen, self._bsp[board.name]
 
     def image(self, board: boards.Board, name: str, source: Path,
-              defines: Sequence[str] = ()) -> tuple[Path, Path]:
-        """Build `source` for `board`; returns (ELF, hex)."""
+              defines: Sequence[str] = (), flags: Sequence[str] = ()) -> tuple[Path, Path]:
+        """Build `source` for `board` (with `flags` besides the BSP's); returns (ELF, hex)."""
         gen, bsp_objs = self.bsp(board)
         out = self.root / board.name / name
         out.mkdir(parents=True, exist_ok=True)
-        obj = self._compile(board, gen, source, out / "app.o", defines)
+        obj = self._compile(board, gen, source, out / "app.o", defines, flags)
         elf, hexfile = out / "app.elf", out / "app.hex"
         cmd = [str(self.toolchain.tool("gcc")), *board.link_flags(),
                *self.toolchain.libc_flags(), "-DPICOLIBC_INTEGER_PRINTF_SCANF",

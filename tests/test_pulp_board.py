@@ -19,6 +19,7 @@ from test_verilator_build import assemble, run_sim
 from tflite_builder import Graph, save
 
 from ireerv import boards, simulators
+from ireerv.boards.board import KERNEL_ALIGN
 from ireerv.image import iree_compile
 from ireerv.inputs.fetch import Fetcher
 from ireerv.inputs.toolchain import Toolchain
@@ -133,7 +134,7 @@ def _kernel_figures(fetcher: Fetcher, toolchain: Toolchain, tmp_path: Path, kern
     source = PROJECT_ROOT / "bsp" / "cluster4-pulp" / (source_name or f"{kernel}_sdotp.c")
     elf, hexfile = ImageBuilder(toolchain, tmp_path).image(
         PULP, kernel, TESTS / "bsp" / f"{kernel}_check.c",
-        [f'{kernel.upper()}_SOURCE="{source}"'])
+        [f'{kernel.upper()}_SOURCE="{source}"'], KERNEL_ALIGN)
     result = simulators.run_on_board(PULP, elf=elf, hex_file=hexfile, simulator=sim,
                                      maxcycles=40_000_000)
     assert result.passed and "MISMATCHES 0" in result.program_output, result.output

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ireerv import services
 from ireerv.boards import CONFIG_HEADER, Board, config_header, linker_script
-from ireerv.boards.board import KERNEL_OPT
+from ireerv.boards.board import KERNEL_ALIGN, KERNEL_OPT
 from ireerv.inputs import identity
 from ireerv.inputs.fetch import FetchError
 from ireerv.inputs.toolchain import ToolchainError
@@ -50,7 +50,7 @@ def _board_env(env, board: Board):
         objects += obj
     for src in board.kernel_sources:
         objects += benv.Object(f"{bdir}/bsp/{src.stem}.o", str(src),
-                               CCFLAGS=[*benv["CCFLAGS"], KERNEL_OPT])
+                               CCFLAGS=[*benv["CCFLAGS"], KERNEL_OPT, *KERNEL_ALIGN])
     benv["BSP_OBJECTS"] = objects
     benv["LINKER_SCRIPT"] = script
     benv["BOARD_DIR"] = bdir  # per board, placement and toolchain: objects never mix
