@@ -9,8 +9,8 @@
  * (requant_q8.h) and the filter's rows as words.  A channel at a time along a row:
  * its filter words and columns in registers, the window's rows as words too, each
  * output one new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b a
- * row; without the sign term, a hardware loop of 21 instructions an output (the
- * requantisation's mulh takes 5 cycles of its 25). */
+ * row; without the sign term, a hardware loop of 21 instructions an output, 18
+ * words fetched (the requantisation's mulh takes 5 cycles of its 25). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,31 +51,37 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
 /* SHIFT_IN, and an output without the sign term (its two left shifts one: the sum's
  * `pre` and the requantisation's `left`, with `base` shifted at the start), in
  * assembly for LOOP: the rows below p0 read `pitch` and `pitch2` bytes from it (an
- * asm takes at most 30 operands). */
-#define SHIFT_IN_ASM                                                             \
+ * asm takes at most 30 operands).  The shifts by 8 and the additions are compressed
+ * (COMPRESSED: 2 bytes each, whatever registers they get; the others stay 4 bytes,
+ * so LOOP's lengths hold): the cluster's harts share one instruction-fetch port, so a
+ * loop's fetched words bound what they do together. */
+#define COMPRESSED(insns) ".option rvc\n\t" insns ".option norvc\n\t"
+#define SHIFT_BY_8 "slli %[r0], %[r0], 8\n\tslli %[r1], %[r1], 8\n\tslli %[r2], %[r2], 8\n\t"
+#define SHIFT_IN_OF(shifts)                                                      \
   ".insn r 0x2b, 3, 0x0c, %[n1], %[p0], %[pitch]\n\t" /* cv.lbu n1, pitch(p0) */ \
   ".insn r 0x2b, 3, 0x0c, %[n2], %[p0], %[pitch2]\n\t"                         \
   ".insn r 0x2b, 3, 0x08, %[n0], %[p0], %[c]\n\t" /* cv.lbu n0, c(p0!) */      \
-  "slli %[r0], %[r0], 8\n\tslli %[r1], %[r1], 8\n\tslli %[r2], %[r2], 8\n\t"      \
+  shifts                                                                       \
   "or %[r0], %[r0], %[n0]\n\tor %[r1], %[r1], %[n1]\n\tor %[r2], %[r2], %[n2]\n\t"
-#define OUTPUT_ASM                                                               \
+#define SHIFT_IN_ASM SHIFT_IN_OF(COMPRESSED(SHIFT_BY_8)) /* 30 bytes */
+#define SHIFT_IN_WIDE_ASM SHIFT_IN_OF(SHIFT_BY_8)        /* 36 bytes */
+#define OUTPUT_ASM /* 42 bytes */                                                \
   ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t" /* cv.dotsp.b: no sum before */ \
   ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t" /* cv.sdotsp.b */            \
   ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
-  "sll %[s], %[s], %[pre]\n\tadd %[s], %[s], %[base]\n\tmulh %[s], %[s], %[m]\n\t" \
-  "add %[s], %[s], %[nudge]\n\tsra %[s], %[s], %[shift]\n\tadd %[s], %[s], %[after]\n\t" \
+  "sll %[s], %[s], %[pre]\n\t" COMPRESSED("add %[s], %[s], %[base]\n\t")       \
+  "mulh %[s], %[s], %[m]\n\t" COMPRESSED("add %[s], %[s], %[nudge]\n\t")       \
+  "sra %[s], %[s], %[shift]\n\t" COMPRESSED("add %[s], %[s], %[after]\n\t")    \
   ".insn r 0x2b, 3, 0x2d, %[s], %[s], %[low]\n\t" /* cv.max */                 \
   ".insn r 0x2b, 3, 0x2b, %[s], %[s], %[high]\n\t" /* cv.min */                \
   ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t" /* cv.sb s, c(o!) */
 
 /* ow (at least 1) iterations of BODY as hardware loop 0 (cv.setup: no branch, no
- * counter; the count goes in through s, which the body then uses), BODY WORDS - 1
- * instructions long: the loop ends at the address WORDS words
- * after the cv.setup, the one after the body's last instruction, which must be 4
- * bytes long (no compressed instructions in the block; the assembler checks the
- * length), and the body's first and last instructions at addresses of whole words
- * (the core's rule: otherwise the loop runs once).  SHIFT_IN_ASM is 9 instructions,
- * OUTPUT_ASM 12. */
+ * counter; the count goes in through s, which the body then uses), BODY 4 * (WORDS -
+ * 1) bytes long: the loop ends at the address WORDS words after the cv.setup, the one
+ * after the body's last instruction, which must be 4 bytes long (the assembler checks
+ * the length), and the body's first and last instructions at addresses of whole words
+ * (the core's rule: otherwise the loop runs once). */
 #define LOOP(BODY, WORDS)                                                        \
   do {                                                                         \
     uint32_t n0, n1, n2;                                                       \
@@ -85,7 +91,7 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
                      ".insn i 0x2b, 4, x14, %[s], " #WORDS "\n.Lbody%=:\n\t" /* cv.setup 0 */ \
                      BODY ".Lend%=:\n\t"                                         \
                      ".if .Lend%= - .Lbody%= != 4 * (" #WORDS " - 1)\n\t"              \
-                     ".error \"the hardware loop's body is not WORDS - 1 words\"\n\t"    \
+                     ".error \"the hardware loop's body is not WORDS - 1 words long\"\n\t"    \
                      ".endif\n\t.option pop"                                    \
                      : [p0] "+r"(p0), [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2),  \
                        [o] "+r"(o), [n0] "=&r"(n0), [n1] "=&r"(n1), [n2] "=&r"(n2), \
@@ -120,9 +126,9 @@ static inline __attribute__((always_inline)) void channel_3x3(
   if (!signed_) {
     if (sw == 1) SHIFT_IN();
     if (sw == 2)
-      LOOP(SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_ASM, 31);
+      LOOP(SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_ASM, 28);
     else
-      LOOP(SHIFT_IN_ASM OUTPUT_ASM, 22);
+      LOOP(SHIFT_IN_ASM OUTPUT_ASM, 19);
   } else if (sw == 2) {
     while (o != end) {
       SHIFT_IN();
