@@ -433,6 +433,13 @@ module attributes {transform.with_named_sequence} {
     util.return %r : tensor<1x?x?x?xi8>
   }
 
+  // A pointwise layer over channel pairs.  8 rows or more of fewer than 8 outputs
+  // (kws's 25 of 5) go as one row of them all, the same bytes (each output's window is
+  // its own 2 input pixels), one workgroup: a row of 5 is a 4x4 tile and a 1x4 one, at 0.56 words fetched
+  // a MAC against 0.375, and the rows' share among the harts (copies, one fetch port)
+  // bought less than the row (kws, a later call: 3,021,618 -> 2,981,042 cycles).
+  // vww's 6 rows of 6 and 3 of 3 stay rows: made one row, they crash iree-compile
+  // v3.9.0 (in arith.constant's folder).
   util.func private @ireerv_conv_q8_pairs(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32,
       %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
       %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
@@ -442,9 +449,46 @@ module attributes {transform.with_named_sequence} {
     %sh = arith.constant 1 : index
     %sw = arith.constant 2 : index
     %zeros = util.call @ireerv_zeros_like(%bias) : (tensor<?xi32>) -> tensor<?xi32>
-    %r = util.call @ireerv_conv_q8(%x, %w, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %zeros)
-        : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
-           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
+    %three = arith.constant 3 : index
+    %eight = arith.constant 8 : index
+    %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
+    %ow = tensor.dim %shape, %two : tensor<1x?x?x?xi8>
+    %short = arith.cmpi ult, %ow, %eight : index
+    %many = arith.cmpi uge, %oh, %eight : index
+    %one_row = arith.andi %short, %many : i1
+    %r = scf.if %one_row -> (tensor<1x?x?x?xi8>) {
+      %line = util.call @ireerv_one_row(%x) : (tensor<1x?x?x?xi8>) -> tensor<1x?x?x?xi8>
+      %outs = util.call @ireerv_one_row(%shape) : (tensor<1x?x?x?xi8>) -> tensor<1x?x?x?xi8>
+      %q = util.call @ireerv_conv_q8(%line, %w, %fill, %outs, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %zeros)
+          : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+             tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      %f = tensor.dim %q, %three : tensor<1x?x?x?xi8>
+      %flat = tensor.collapse_shape %q [[0, 1, 2], [3]] : tensor<1x?x?x?xi8> into tensor<?x?xi8>
+      %back = tensor.expand_shape %flat [[0, 1, 2], [3]] output_shape [1, %oh, %ow, %f]
+          : tensor<?x?xi8> into tensor<1x?x?x?xi8>
+      scf.yield %back : tensor<1x?x?x?xi8>
+    } else {
+      %q = util.call @ireerv_conv_q8(%x, %w, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %zeros)
+          : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+             tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      scf.yield %q : tensor<1x?x?x?xi8>
+    }
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  // x [1][H][W][C] as one row, [1][1][H * W][C] (the same bytes).
+  util.func private @ireerv_one_row(%x: tensor<1x?x?x?xi8>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %three = arith.constant 3 : index
+    %flat = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<1x?x?x?xi8> into tensor<?x?xi8>
+    %n = tensor.dim %flat, %zero : tensor<?x?xi8>
+    %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
+    %row = tensor.expand_shape %flat [[0, 1, 2], [3]] output_shape [1, 1, %n, %c]
+        : tensor<?x?xi8> into tensor<1x1x?x?xi8>
+    %r = tensor.cast %row : tensor<1x1x?x?xi8> to tensor<1x?x?x?xi8>
     util.return %r : tensor<1x?x?x?xi8>
   }
 
@@ -772,6 +816,8 @@ module attributes {transform.with_named_sequence} {
     %dw16 = transform.util.import_symbol @ireerv_dw_q16 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %dw_table = transform.util.import_symbol @ireerv_dw_table into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %one_row = transform.util.import_symbol @ireerv_one_row into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     transform.yield %module : !transform.any_op
   }
