@@ -434,12 +434,12 @@ module attributes {transform.with_named_sequence} {
   }
 
   // A pointwise layer over channel pairs.  8 rows or more of fewer than 8 outputs
-  // (kws's 25 of 5) go as one row of them all, the same bytes (each output's window is
-  // its own 2 input pixels), one workgroup: a row of 5 is a 4x4 tile and a 1x4 one, at 0.56 words fetched
-  // a MAC against 0.375, and the rows' share among the harts (copies, one fetch port)
-  // bought less than the row (kws, a later call: 3,021,618 -> 2,981,042 cycles).
-  // vww's 6 rows of 6 and 3 of 3 stay rows: made one row, they crash iree-compile
-  // v3.9.0 (in arith.constant's folder).
+  // (kws's 25 of 5) go with their rows in groups (@ireerv_group_of: kws's in 5 rows of
+  // 25), the same bytes (each output's window is its own 2 input pixels): a row of 5
+  // is a 4x4 tile and a 1x4 one, 0.56 words fetched a MAC against 0.375 (kws, a later
+  // call: 3,021,618 cycles in rows of 5, 2,981,042 in one row, 2,908,255 in 5 of 25).
+  // vww's 6 rows of 6 and 3 of 3 stay rows: grouped, they crash iree-compile v3.9.0
+  // (in arith.constant's folder).
   util.func private @ireerv_conv_q8_pairs(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32,
       %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
       %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
@@ -459,8 +459,9 @@ module attributes {transform.with_named_sequence} {
     %many = arith.cmpi uge, %oh, %eight : index
     %one_row = arith.andi %short, %many : i1
     %r = scf.if %one_row -> (tensor<1x?x?x?xi8>) {
-      %line = util.call @ireerv_one_row(%x) : (tensor<1x?x?x?xi8>) -> tensor<1x?x?x?xi8>
-      %outs = util.call @ireerv_one_row(%shape) : (tensor<1x?x?x?xi8>) -> tensor<1x?x?x?xi8>
+      %g = util.call @ireerv_group_of(%oh) : (index) -> index
+      %line = util.call @ireerv_row_groups(%x, %g) : (tensor<1x?x?x?xi8>, index) -> tensor<1x?x?x?xi8>
+      %outs = util.call @ireerv_row_groups(%shape, %g) : (tensor<1x?x?x?xi8>, index) -> tensor<1x?x?x?xi8>
       %q = util.call @ireerv_conv_q8(%line, %w, %fill, %outs, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %zeros)
           : (tensor<1x?x?x?xi8>, tensor<?x?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
              tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
@@ -478,18 +479,45 @@ module attributes {transform.with_named_sequence} {
     util.return %r : tensor<1x?x?x?xi8>
   }
 
-  // x [1][H][W][C] as one row, [1][1][H * W][C] (the same bytes).
-  util.func private @ireerv_one_row(%x: tensor<1x?x?x?xi8>) -> tensor<1x?x?x?xi8>
+  // x [1][H][W][C] with its rows in groups of g, [1][H / g][g * W][C] (the same bytes).
+  util.func private @ireerv_row_groups(%x: tensor<1x?x?x?xi8>, %g: index) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
+    %three = arith.constant 3 : index
+    %h = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+    %w = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+    %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
+    %rows = arith.divui %h, %g : index
+    %long = arith.muli %w, %g : index
+    %flat = tensor.collapse_shape %x [[0], [1, 2], [3]] : tensor<1x?x?x?xi8> into tensor<1x?x?xi8>
+    %r = tensor.expand_shape %flat [[0], [1, 2], [3]] output_shape [1, %rows, %long, %c]
+        : tensor<1x?x?xi8> into tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  // The first of 4, 5, 3 and 2 that divides n, else 1.
+  util.func private @ireerv_group_of(%n: index) -> index
       attributes {inlining_policy = #util.inline.always} {
     %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
     %three = arith.constant 3 : index
-    %flat = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<1x?x?x?xi8> into tensor<?x?xi8>
-    %n = tensor.dim %flat, %zero : tensor<?x?xi8>
-    %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
-    %row = tensor.expand_shape %flat [[0, 1, 2], [3]] output_shape [1, 1, %n, %c]
-        : tensor<?x?xi8> into tensor<1x1x?x?xi8>
-    %r = tensor.cast %row : tensor<1x1x?x?xi8> to tensor<1x?x?x?xi8>
-    util.return %r : tensor<1x?x?x?xi8>
+    %four = arith.constant 4 : index
+    %five = arith.constant 5 : index
+    %m2 = arith.remui %n, %two : index
+    %d2 = arith.cmpi eq, %m2, %zero : index
+    %g2 = arith.select %d2, %two, %one : index
+    %m3 = arith.remui %n, %three : index
+    %d3 = arith.cmpi eq, %m3, %zero : index
+    %g3 = arith.select %d3, %three, %g2 : index
+    %m5 = arith.remui %n, %five : index
+    %d5 = arith.cmpi eq, %m5, %zero : index
+    %g5 = arith.select %d5, %five, %g3 : index
+    %m4 = arith.remui %n, %four : index
+    %d4 = arith.cmpi eq, %m4, %zero : index
+    %g4 = arith.select %d4, %four, %g5 : index
+    util.return %g4 : index
   }
 
   // Zeros of the shape of `like`.
@@ -817,7 +845,9 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %dw_table = transform.util.import_symbol @ireerv_dw_table into %module if undefined
         : (!transform.any_op) -> !transform.any_op
-    %one_row = transform.util.import_symbol @ireerv_one_row into %module if undefined
+    %row_groups = transform.util.import_symbol @ireerv_row_groups into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %group_of = transform.util.import_symbol @ireerv_group_of into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     transform.yield %module : !transform.any_op
   }
