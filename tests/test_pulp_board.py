@@ -164,13 +164,14 @@ def test_the_convolution_kernel_is_exact_at_under_a_cycle_a_mac(
     """The int8 convolution with cv.sdotsp.b (bsp/cluster4-pulp/conv_sdotp.c), one hart, on
     each kind of layer the board's spec hands it: 8x8 outputs of 16 filters of 3x3x32 take
     125,722 cycles, 0.43 a MAC, with stride 2 133,466, 0.45 a MAC (the bound: 0.9); with
-    the requantisation in the kernel (ireerv_conv_q8) 146,429, 0.50 a MAC; a pointwise
-    layer of kws (rows of 5: a tile of 4 outputs and one) 91,559, 0.89 a MAC (110,951
-    while the lone output's sums lived on the stack); kws's first layer, 16 filters of
-    10 x 2 taps over channel pairs (a window's row one word), 105,029, 1.31 a MAC (its
-    requantisation, 12-15 cycles an output, weighs on 40 MACs an output)."""
+    the requantisation in the kernel (ireerv_conv_q8) 148,284, 0.50 a MAC; a pointwise
+    layer of kws (rows of 5: a tile of 4 outputs and one) 95,543, 0.93 a MAC, and 89,538,
+    0.87, with the columns of kws's layers (cv.clip: no constant after the shift, the
+    clamp of int8; 110,951 while the lone output's sums lived on the stack); kws's first
+    layer, 16 filters of 10 x 2 taps over channel pairs (a window's row one word),
+    101,878, 1.27 a MAC (its requantisation weighs on 40 MACs an output)."""
     figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "conv")
-    assert len(figures) == 11, lines
+    assert len(figures) == 12, lines
     for name in ("3x3", "3x3s2", "3x3q"):
         cycles, macs = figures[name]
         assert cycles <= 0.9 * macs, lines
@@ -182,10 +183,10 @@ def test_the_depthwise_kernel_is_exact(fetcher: Fetcher, toolchain: Toolchain,
                                        tmp_path: Path) -> None:
     """The int8 depthwise convolution (bsp/cluster4-pulp/depthwise_q8.c), one hart, on
     each kind the board's spec hands it, every output checked: 3x3 over 16 channels in
-    rows of 8 outputs take 38,140 cycles for 9,216 MACs, 37.2 an output (42,949 while
+    rows of 8 outputs take 38,060 cycles for 9,216 MACs, 37.2 an output (42,949 while
     the kernel built each channel's filter words itself; half the channels here have
-    the sign term, in C, the others run the hardware loop, 21 instructions an output);
-    kws's rows of 5 over 64 channels 90,832 (106,295), 40.6 an output."""
+    the sign term, in C, the others run the hardware loop, 21 instructions an output, 19
+    with cv.clip); kws's rows of 5 over 64 channels 91,223 (106,295), 40.7 an output."""
     figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "depthwise",
                                      "depthwise_q8.c")
     assert len(figures) == 6, lines

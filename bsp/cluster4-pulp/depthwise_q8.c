@@ -75,6 +75,19 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
   ".insn r 0x2b, 3, 0x2d, %[s], %[s], %[low]\n\t" /* cv.max */                 \
   ".insn r 0x2b, 3, 0x2b, %[s], %[s], %[high]\n\t" /* cv.min */                \
   ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t" /* cv.sb s, c(o!) */
+/* OUTPUT_ASM for columns with no constant after the shift and the clamp of int8
+ * (every layer of the networks here): cv.clip, one addition compressed so that the
+ * loop's compressed instructions stay even in number. */
+#define OUTPUT_CLIP_ASM /* 38 bytes */                                           \
+  ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t"                               \
+  ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t"                               \
+  ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
+  "sll %[s], %[s], %[pre]\n\t" COMPRESSED("add %[s], %[s], %[base]\n\t")       \
+  "mulh %[s], %[s], %[m]\n\tadd %[s], %[s], %[nudge]\n\tsra %[s], %[s], %[shift]\n\t" \
+  ".insn r 0x2b, 3, 0x38, %[s], %[s], x8\n\t" /* cv.clip s, s, 8 */           \
+  ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t"
+/* LOOP's operands for OUTPUT_ASM's clamp. */
+#define CLAMP_OPERANDS , [after] "r"(after), [low] "r"(low), [high] "r"(high)
 
 /* ow (at least 1) iterations of BODY as hardware loop 0 (cv.setup: no branch, no
  * counter; the count goes in through s, which the body then uses), BODY 4 * (WORDS -
@@ -82,7 +95,7 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
  * after the body's last instruction, which must be 4 bytes long (the assembler checks
  * the length), and the body's first and last instructions at addresses of whole words
  * (the core's rule: otherwise the loop runs once). */
-#define LOOP(BODY, WORDS)                                                        \
+#define LOOP(BODY, WORDS, MORE_OPERANDS)                                         \
   do {                                                                         \
     uint32_t n0, n1, n2;                                                       \
     int32_t s = (int32_t)ow;                                                   \
@@ -99,8 +112,7 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
                      : [c] "r"(c), [pitch] "r"(pitch), [pitch2] "r"(2 * pitch),     \
                        [k0] "r"(k0), [k1] "r"(k1), [k2] "r"(k2),                 \
                        [pre] "r"(pre), [base] "r"(base), [m] "r"(m), [nudge] "r"(nudge), \
-                       [shift] "r"(shift), [after] "r"(after), [low] "r"(low),       \
-                       [high] "r"(high)                                         \
+                       [shift] "r"(shift) MORE_OPERANDS                          \
                      : "memory");                                              \
   } while (0)
 
@@ -125,10 +137,15 @@ static inline __attribute__((always_inline)) void channel_3x3(
   SHIFT_IN();
   if (!signed_) {
     if (sw == 1) SHIFT_IN();
-    if (sw == 2)
-      LOOP(SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_ASM, 28);
+    const int clipped = !(after | (low + 128) | (high - 127));
+    if (sw == 2 && clipped)
+      LOOP(SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_CLIP_ASM, 27, );
+    else if (sw == 2)
+      LOOP(SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_ASM, 28, CLAMP_OPERANDS);
+    else if (clipped)
+      LOOP(SHIFT_IN_ASM OUTPUT_CLIP_ASM, 18, );
     else
-      LOOP(SHIFT_IN_ASM OUTPUT_ASM, 19);
+      LOOP(SHIFT_IN_ASM OUTPUT_ASM, 19, CLAMP_OPERANDS);
   } else if (sw == 2) {
     while (o != end) {
       SHIFT_IN();
@@ -174,9 +191,9 @@ static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, siz
         s += in[r * pitch + (x * sw + j) * c] * w[(r * kw + j) * c];
     const int32_t v = (int32_t)((uint32_t)s << pre) + base;
     store_byte(o, t[SIGNS] ? requantise(v, t[LEFTS], t[MULTIPLIERS], 1, t[NUDGES], t[SHIFTS],
-                                        t[AFTER], t[LOW], t[HIGH])
+                                        t[AFTER], t[LOW], t[HIGH], 0)
                            : requantise(v, t[LEFTS], t[MULTIPLIERS], 0, t[NUDGES], t[SHIFTS],
-                                        t[AFTER], t[LOW], t[HIGH]));
+                                        t[AFTER], t[LOW], t[HIGH], 0));
   }
 }
 

@@ -2,6 +2,7 @@
  * the translator's columns (formats/requant_generic.py, the same bits) and the op. */
 #ifndef REQUANT_Q8_H
 #define REQUANT_Q8_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "xcv_insn.h"
@@ -18,15 +19,27 @@ enum {
 
 /* TFLite's requantisation of sum v (requant_generic's op, in C): the high word of
  * (v << left) * m, the sign term where `signed_` (a constant: ReLU layers have
- * none), the nudge, the shift, the constant and the clamp (cv.max, cv.min). */
+ * none), the nudge, the shift, the constant and the clamp (cv.max, cv.min); where
+ * `clipped` (a constant, for columns with no constant after the shift and the clamp
+ * of int8, every layer of the networks here: clipped_columns) one cv.clip instead. */
 static inline __attribute__((always_inline)) int32_t requantise(
     int32_t v, int32_t left, int32_t m, int signed_, int32_t nudge, int32_t shift,
-    int32_t after, int32_t low, int32_t high) {
+    int32_t after, int32_t low, int32_t high, int clipped) {
   const int32_t x = (int32_t)((uint32_t)v << left);
   int32_t r = (int32_t)(((int64_t)x * m) >> 32) + nudge;
   if (signed_) r += (int32_t)((uint32_t)(v >> 31) << 1);
   /* A word: store_byte keeps its low byte. */
+  if (clipped) return cv_clip8(r >> shift);
   return cv_min(cv_max((r >> shift) + after, low), high);
+}
+
+/* 1 when each of the n filters of `table` ([n][stride]) adds no constant after the
+ * shift and clamps to int8, [-128, 127]: requantise's `clipped`. */
+static inline int clipped_columns(const int32_t *table, size_t n, size_t stride) {
+  int32_t other = 0;
+  for (const int32_t *t = table, *end = table + n * stride; t != end; t += stride)
+    other |= t[AFTER] | (t[LOW] + 128) | (t[HIGH] - 127);
+  return other == 0;
 }
 
 #endif

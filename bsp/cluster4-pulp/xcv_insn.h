@@ -23,6 +23,13 @@ static inline __attribute__((always_inline)) int32_t cv_min(int32_t a, int32_t b
   return r;
 }
 
+/* cv.clip rd, rs1, 8: v clamped to [-128, 127] (one instruction for cv.max and cv.min). */
+static inline __attribute__((always_inline)) int32_t cv_clip8(int32_t v) {
+  int32_t r;
+  __asm__(".insn r 0x2b, 0x3, 0x38, %0, %1, x8" : "=r"(r) : "r"(v)); /* x8: the bound's 8 */
+  return r;
+}
+
 /* sb: the low byte of a word.  A plain store of (int8_t)v, where the branches
  * that compute v join, costs GCC 12 a sign extension (slli, srai) first. */
 static inline __attribute__((always_inline)) void store_byte(int8_t *p, int32_t v) {

@@ -56,8 +56,11 @@ static void make_table(int c, int k, int scaled, uint32_t *state) {
     t[SIGNS] = g % 2 ? 0 : -1;
     t[NUDGES] = 1 + (1 << e) + (g % 4 ? 0 : zp * (2 << e));
     t[SHIFTS] = 1 + e;
-    t[AFTER] = g % 4 ? zp : 0;
-    t[LOW] = g % 2 ? zp : -128;
+    /* Every third channel from the second clamps to int8 with no constant after the
+     * shift (the networks' layers: the kernel's cv.clip loop). */
+    const int clipped = g % 3 == 1;
+    t[AFTER] = g % 4 && !clipped ? zp : 0;
+    t[LOW] = g % 2 && !clipped ? zp : -128;
     t[HIGH] = 127;
   }
 }
