@@ -8,13 +8,14 @@
 // translator's (its mark ireerv.requant) go to ireerv_conv_q8, which requantises
 // them itself and writes int8: 3x3 ones of stride 1 or 2, 1x1 ones of stride 2,
 // pointwise layers, prescaled or not, and kws's first layer (2 taps of channel
-// pairs: a word a window row); few-channel layers left are data-tiled.  Its dispatches are shared among
-// the harts by output rows (harts/kernel_slices.py); against ireerv_conv_s8 with
-// IREE's requantisation and the mmt4d kernel for pointwise layers, a later call
-// took kws 3,983,216 -> 3,793,892 cycles, resnet8 8,621,404 -> 8,198,150 and vww
-// 10,005,530 -> 9,589,034.  The prescaled 3x3 depthwise convolutions of 8 rows or
-// more, of 5 outputs or more, go to ireerv_dw_q8 (depthwise_q8.c), shared by rows too.  Then
-// wider pointwise layers are data-tiled.
+// pairs: a word a window row); few-channel layers left are data-tiled.  Its
+// dispatches are shared among the harts by output rows (harts/kernel_slices.py);
+// against ireerv_conv_s8 with IREE's requantisation and the mmt4d kernel for
+// pointwise layers, a later call took kws 3,983,216 -> 3,793,892 cycles, resnet8
+// 8,621,404 -> 8,198,150 and vww 10,005,530 -> 9,589,034.  The prescaled 3x3
+// depthwise convolutions of 8 rows or more, of 5 outputs or more, go to
+// ireerv_dw_q8 (depthwise_q8.c), shared by rows too.  Then wider pointwise layers
+// are data-tiled.
 //
 // A convolution the kernel takes becomes a dispatch of the executable below
 // (@ireerv_conv): its entry point calls the kernel, declared `hal.import.static`
@@ -1262,10 +1263,11 @@ module attributes {transform.with_named_sequence} {
     // 8 rows and more, of 5 outputs and more: a channel's columns cost the kernel about
     // 50 cycles a row, which kws's 25 rows of 5 repay (with the default harts, a later
     // call: kws 3,418,950 cycles through IREE's code, 3,282,932 through the kernel),
-    // and vww's 6 rows of 6, 6 workgroups for 4 harts, do not (8,424,760 cycles
-    // without them, 8,558,276 with).  The translator's other depthwise form (int8 weights [KH][KW][C][1], the bias added
-    // before the requantisation: vww's layers of rows of 6 and 3) stays IREE's too:
-    // through the kernel vww took 8,885,349 cycles, 8,493,095 without.
+    // and vww's 6 rows of 6, 6 workgroups for 4 harts, do not (8,424,760 cycles without
+    // them, 8,558,276 with).  The translator's other depthwise form (int8 weights
+    // [KH][KW][C][1], the bias added before the requantisation: vww's layers of rows of
+    // 6 and 3) stays IREE's too: through the kernel vww took 8,885,349 cycles,
+    // 8,493,095 without.
     transform.iree.match.dim_bounds %acc[1], umin = 8, none : !transform.any_value
     transform.iree.match.dim_bounds %acc[2], umin = 5, none : !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
