@@ -1,17 +1,19 @@
 /* The board's int8 depthwise convolution: iree-data-tiling.mlir hands it the
  * prescaled int8 depthwise convolutions (3x3 of stride 1 or 2 in the networks
- * here) of 8 rows or more, of 5 outputs or more, one workgroup per output row.  IREE's
+ * here) of 8 rows or more, of 5 outputs or more, one workgroup per group of output
+ * rows (ireerv_group_of: 4 or 5 of them in the networks here).  IREE's
  * own code took 3.7-5.5 cycles a MAC on vww's, its requantisation a separate pass
  * over int32 sums.
  *
  * Layouts: input [IH][IW][C] (padded already), weights [KH][KW][C] (int8),
  * outputs [OH][OW][C], the table [C][DW_COLUMNS]: the requantisation's columns
- * (requant_q8.h) and the filter's rows as words.  A channel at a time along a row:
- * its filter words and columns in registers, the window's rows as words too, each
- * output one new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b a
- * row; without the sign term, a hardware loop of 19 instructions an output with
+ * (requant_q8.h) and the filter's rows as words.  A channel at a time along its
+ * rows: its filter words and columns in registers, the window's rows as words too,
+ * each output one new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b
+ * a row; without the sign term, hardware loop 0 of 19 instructions an output with
  * cv.clip, 17 words fetched (21 and 18 with cv.max, cv.min and the constant after
- * the shift; the requantisation's mulh takes 5 of its cycles). */
+ * the shift; the requantisation's mulh takes 5 of its cycles), inside hardware loop 1
+ * over the rows. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -90,40 +92,52 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
 /* LOOP's operands for OUTPUT_ASM's clamp. */
 #define CLAMP_OPERANDS , [after] "r"(after), [low] "r"(low), [high] "r"(high)
 
-/* ow (at least 1) iterations of BODY as hardware loop 0 (cv.setup: no branch, no
- * counter; the count goes in through s, which the body then uses), BODY 4 * (WORDS -
- * 1) bytes long: the loop ends at the address WORDS words after the cv.setup, the one
- * after the body's last instruction, which must be 4 bytes long (the assembler checks
- * the length), and the body's first and last instructions at addresses of whole words
- * (the core's rule: otherwise the loop runs once). */
-#define LOOP(BODY, WORDS, MORE_OPERANDS)                                         \
+/* `rows` rows (at least 1) of ow outputs (at least 1): hardware loop 1 over the rows,
+ * each FIRST (FIRST_WORDS words: the row's first inputs shifted in), then ow
+ * iterations of BODY as hardware loop 0, then p0 on by `skip` to the next row's first
+ * input, and a 4-byte nop (the core's rule: loop 1 ends at least 2 instructions after
+ * loop 0).  cv.setup: no branch, no counter.  BODY is 4 * (WORDS - 1) bytes long: loop
+ * 0 ends at the address WORDS words after its cv.setup, the one after the body's last
+ * instruction, which must be 4 bytes long (the assembler checks the lengths), and a
+ * loop's first and last instructions lie at addresses of whole words (the core's rule:
+ * otherwise the loop runs once). */
+#define ROWS_LOOP(FIRST, FIRST_WORDS, BODY, WORDS, MORE_OPERANDS)                 \
   do {                                                                         \
-    uint32_t n0, n1, n2;                                                       \
-    int32_t s = (int32_t)ow;                                                   \
+    uint32_t r0, r1, r2, n0, n1, n2; /* r: a row's first shifts push out what they held */ \
+    int32_t s;                                                                 \
     __asm__ volatile(".balign 4\n\t.option push\n\t.option norvc\n\t"        \
                      ".option norelax\n\t"                                     \
-                     ".insn i 0x2b, 4, x14, %[s], " #WORDS "\n.Lbody%=:\n\t" /* cv.setup 0 */ \
-                     BODY ".Lend%=:\n\t"                                         \
-                     ".if .Lend%= - .Lbody%= != 4 * (" #WORDS " - 1)\n\t"              \
-                     ".error \"the hardware loop's body is not WORDS - 1 words long\"\n\t"    \
+                     ".insn i 0x2b, 4, x15, %[rows], " #FIRST_WORDS " + " #WORDS " + 3\n" \
+                     ".Lrow%=:\n\t" FIRST                                      \
+                     ".Lsetup%=:\n\t.insn i 0x2b, 4, x14, %[ow], " #WORDS "\n" \
+                     ".Lbody%=:\n\t" BODY ".Lend%=:\n\t"                       \
+                     "add %[p0], %[p0], %[skip]\n\taddi x0, x0, 0\n.Lrows_end%=:\n\t" \
+                     ".if .Lend%= - .Lbody%= != 4 * (" #WORDS " - 1)\n\t"        \
+                     ".error \"the hardware loop's body is not WORDS - 1 words long\"\n\t" \
+                     ".endif\n\t"                                               \
+                     ".if .Lsetup%= - .Lrow%= != 4 * " #FIRST_WORDS "\n\t"        \
+                     ".error \"a row's first shifts are not FIRST_WORDS words long\"\n\t" \
                      ".endif\n\t.option pop"                                    \
-                     : [p0] "+r"(p0), [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2),  \
-                       [o] "+r"(o), [n0] "=&r"(n0), [n1] "=&r"(n1), [n2] "=&r"(n2), \
-                       [s] "+&r"(s)                                             \
+                     : [p0] "+r"(p0), [o] "+r"(o), [r0] "=&r"(r0), [r1] "=&r"(r1),  \
+                       [r2] "=&r"(r2), [n0] "=&r"(n0), [n1] "=&r"(n1), [n2] "=&r"(n2), \
+                       [s] "=&r"(s)                                             \
                      : [c] "r"(c), [pitch] "r"(pitch), [pitch2] "r"(2 * pitch),     \
                        [k0] "r"(k0), [k1] "r"(k1), [k2] "r"(k2),                 \
                        [pre] "r"(pre), [base] "r"(base), [m] "r"(m), [nudge] "r"(nudge), \
-                       [shift] "r"(shift) MORE_OPERANDS                          \
+                       [shift] "r"(shift), [rows] "r"(rows), [ow] "r"(ow),      \
+                       [skip] "r"(skip) MORE_OPERANDS                            \
                      : "memory");                                              \
   } while (0)
 
-/* One channel's outputs along a row, 3x3 taps, strides 1 or 2 across (`sw` and
- * `signed_` constants): in points at the channel's first input of the window's top
- * row, t at its columns (with its filter words).  An output: 3 cv.sdotsp.b on the
- * words of the window's rows, and per row one new input shifted in (two at stride 2). */
+/* One channel's outputs along `rows` rows, 3x3 taps, strides 1 or 2 across (`sw` and
+ * `signed_` constants): top points at the channel's first input of the first window's
+ * top row, rows `down` bytes apart; t at its columns (with its filter words).  An
+ * output: 3 cv.sdotsp.b on the words of the window's rows, and per row one new input
+ * shifted in (two at stride 2).  The channel's registers are set once for all its
+ * rows: kws's rows are 5 outputs, and setting them took 45 cycles a row. */
 static inline __attribute__((always_inline)) void channel_3x3(
-    int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int32_t *t,
-    int32_t fill, const int sw, const int signed_) {
+    int8_t *out, const int8_t *top, size_t pitch, size_t c, size_t ow, const int32_t *t,
+    int32_t fill, size_t rows, size_t down, const int sw, const int signed_) {
   const uint32_t k0 = (uint32_t)t[ROW0], k1 = (uint32_t)t[ROW1], k2 = (uint32_t)t[ROW2];
   const int32_t m = t[MULTIPLIERS], nudge = t[NUDGES], shift = t[SHIFTS];
   const int32_t after = t[AFTER], low = t[LOW], high = t[HIGH], left = t[LEFTS];
@@ -132,52 +146,62 @@ static inline __attribute__((always_inline)) void channel_3x3(
   const int32_t biased = (int32_t)((uint32_t)(fill + t[BIAS]) << t[PRE]) + t[BIASES];
   const int32_t pre = signed_ ? t[PRE] : t[PRE] + left;
   const int32_t base = signed_ ? biased : (int32_t)((uint32_t)biased << left);
-  const int8_t *p0 = in, *p1 = in + pitch, *p2 = in + 2 * pitch;
-  const int8_t *end = o + ow * c;
-  uint32_t r0 = 0, r1 = 0, r2 = 0;
-  SHIFT_IN();
+  const int clipped = !(after | (low + 128) | (high - 127));
   if (!signed_) {
-    if (sw == 1) SHIFT_IN();
-    const int clipped = !(after | (low + 128) | (high - 127));
+    /* A row's first window takes 2 inputs a row before its loop (1 at stride 2), each
+     * output 1 (2): p0 then stands that many inputs on from the row's first. */
+    const size_t skip = down - (sw == 1 ? ow + 2 : 2 * ow + 1) * c;
+    const int8_t *p0 = top;
+    int8_t *o = out;
     if (sw == 2 && clipped)
-      LOOP(SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_CLIP_ASM, 27, );
+      ROWS_LOOP(SHIFT_IN_WIDE_ASM, 9, SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_CLIP_ASM, 27, );
     else if (sw == 2)
-      LOOP(SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_ASM, 28, CLAMP_OPERANDS);
+      ROWS_LOOP(SHIFT_IN_WIDE_ASM, 9, SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_ASM, 28,
+                CLAMP_OPERANDS);
     else if (clipped)
-      LOOP(SHIFT_IN_ASM OUTPUT_CLIP_ASM, 18, );
+      ROWS_LOOP(SHIFT_IN_ASM SHIFT_IN_ASM, 15, SHIFT_IN_ASM OUTPUT_CLIP_ASM, 18, );
     else
-      LOOP(SHIFT_IN_ASM OUTPUT_ASM, 19, CLAMP_OPERANDS);
-  } else if (sw == 2) {
-    while (o != end) {
-      SHIFT_IN();
-      SHIFT_IN();
-      OUTPUT();
-    }
-  } else {
+      ROWS_LOOP(SHIFT_IN_ASM SHIFT_IN_ASM, 15, SHIFT_IN_ASM OUTPUT_ASM, 19, CLAMP_OPERANDS);
+    return;
+  }
+  for (size_t row = 0; row < rows; ++row, top += down, out += ow * c) {
+    int8_t *o = out;
+    const int8_t *p0 = top, *p1 = top + pitch, *p2 = top + 2 * pitch;
+    const int8_t *end = o + ow * c;
+    uint32_t r0 = 0, r1 = 0, r2 = 0;
     SHIFT_IN();
-    while (o != end) {
+    if (sw == 2) {
+      while (o != end) {
+        SHIFT_IN();
+        SHIFT_IN();
+        OUTPUT();
+      }
+    } else {
       SHIFT_IN();
-      OUTPUT();
+      while (o != end) {
+        SHIFT_IN();
+        OUTPUT();
+      }
     }
   }
 }
 
-/* A row's channels, strides 1 or 2 (`sw` a constant): a function of its own, so that
- * the loop over the channels keeps little beside channel_3x3's registers (inlined into
- * ireerv_dw_q8's loop, the requantisation's columns lived on the stack: 48 cycles an
- * output, 30 so). */
+/* `rows` rows of every channel, strides 1 or 2 (`sw` a constant), input rows `down`
+ * bytes apart: a function of its own, so that the loop over the channels keeps little
+ * beside channel_3x3's registers (inlined into ireerv_dw_q8's loop, the
+ * requantisation's columns lived on the stack: 48 cycles an output, 30 so). */
 #define ROW(name, sw)                                                            \
   static __attribute__((noinline)) void name(                                  \
       int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int32_t *t, \
-      int32_t fill) {                                                          \
+      int32_t fill, size_t rows, size_t down) {                                \
     for (const int32_t *last = t + c * DW_COLUMNS; t != last; ++o, ++in, t += DW_COLUMNS) \
       if (t[SIGNS])                                                            \
-        channel_3x3(o, in, pitch, c, ow, t, fill, sw, 1);                      \
+        channel_3x3(o, in, pitch, c, ow, t, fill, rows, down, sw, 1);          \
       else                                                                     \
-        channel_3x3(o, in, pitch, c, ow, t, fill, sw, 0);                      \
+        channel_3x3(o, in, pitch, c, ow, t, fill, rows, down, sw, 0);          \
   }
-ROW(row_s1, 1)
-ROW(row_s2, 2)
+ROW(rows_s1, 1)
+ROW(rows_s2, 2)
 
 /* Any other window and stride: the products one at a time. */
 static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow,
@@ -198,24 +222,29 @@ static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, siz
   }
 }
 
-/* Output row `row` of a kh x kw depthwise convolution of c channels, strides sh down and
- * sw across, requantised to int8 with the columns `table` ([C][DW_COLUMNS]; its
- * filter words serve 3x3 windows, the others read `weights`, [KH][KW][C]). */
+/* Output rows [row * rows, row * rows + rows) of a kh x kw depthwise convolution of c
+ * channels, strides sh down and sw across, requantised to int8 with the columns `table`
+ * ([C][DW_COLUMNS]; its filter words serve 3x3 windows, the others read `weights`,
+ * [KH][KW][C]).  `span`, the input rows they read ((rows - 1) * sh + kh), is for the
+ * harts' copies (harts/kernel_slices.py). */
 void ireerv_dw_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
                   size_t weights_offset, const int32_t *table, size_t table_offset,
                   int8_t *bytes, size_t bytes_offset, size_t iw, size_t c, size_t ow,
-                  size_t kh, size_t kw, size_t sh, size_t sw, int32_t fill, size_t row) {
-  const size_t pitch = iw * c;
-  const int8_t *first = in + in_offset + row * sh * pitch;
-  int8_t *out = bytes + bytes_offset + row * ow * c;
+                  size_t kh, size_t kw, size_t sh, size_t sw, size_t rows, size_t span,
+                  int32_t fill, size_t row) {
+  const size_t pitch = iw * c, down = sh * pitch;
+  const int8_t *first = in + in_offset + row * rows * down;
+  int8_t *out = bytes + bytes_offset + row * rows * ow * c;
+  (void)span;
   weights += weights_offset;
   table += table_offset;
   if (kh == 3 && kw == 3 && sw == 1)
-    row_s1(out, first, pitch, c, ow, table, fill);
+    rows_s1(out, first, pitch, c, ow, table, fill, rows, down);
   else if (kh == 3 && kw == 3 && sw == 2)
-    row_s2(out, first, pitch, c, ow, table, fill);
+    rows_s2(out, first, pitch, c, ow, table, fill, rows, down);
   else
-    for (size_t ch = 0; ch < c; ++ch)
-      channel_any(out + ch, first + ch, pitch, c, ow, weights + ch, table + ch * DW_COLUMNS, fill,
-                  kh, kw, sw);
+    for (size_t r = 0; r < rows; ++r, first += down, out += ow * c)
+      for (size_t ch = 0; ch < c; ++ch)
+        channel_any(out + ch, first + ch, pitch, c, ow, weights + ch, table + ch * DW_COLUMNS,
+                    fill, kh, kw, sw);
 }

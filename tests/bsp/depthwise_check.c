@@ -4,14 +4,15 @@
  * of formats/requant_generic.py as that module's `compute` does.  The cases are
  * the kinds iree-data-tiling.mlir hands it: 3x3 of stride 1 (rows of kws's 5
  * outputs, and of 3 and 7: every remainder of the unrolled loop) and of stride
- * 2, prescaled or not, and a 1x1 window (the general loop). */
+ * 2, prescaled or not, and a 1x1 window (the general loop); one output row a call,
+ * and rows in groups. */
 #include <stdint.h>
 #include <stdio.h>
 
 #include "bsp_cycles.h"
 #include DEPTHWISE_SOURCE
 
-static int8_t input[17 * 17 * 16] __attribute__((aligned(64)));
+static int8_t input[12 * 7 * 64] __attribute__((aligned(64)));  /* kws5 the largest */
 static int8_t weights[9 * 64] __attribute__((aligned(64)));
 static int8_t bytes[10 * 10 * 64] __attribute__((aligned(64)));
 static int32_t table[64 * DW_COLUMNS];
@@ -65,14 +66,17 @@ static void make_table(int c, int k, int scaled, uint32_t *state) {
   }
 }
 
-/* One case: an ih x iw x c input, k x k windows, stride s; returns mismatches. */
-static int check(const char *name, int ih, int iw, int c, int k, int s, int scaled) {
+/* One case: an ih x iw x c input, k x k windows, stride s, `group` output rows a call;
+ * returns mismatches. */
+static int check_rows(const char *name, int ih, int iw, int c, int k, int s, int scaled,
+                      int group) {
   const int oh = (ih - k) / s + 1, ow = (iw - k) / s + 1, fill = -77;
   uint32_t state = 777;
   make_table(c, k, scaled, &state);
   uint64_t start = bsp_cycles();
-  for (int row = 0; row < oh; ++row)
-    ireerv_dw_q8(input, 0, weights, 0, table, 0, bytes, 0, iw, c, ow, k, k, s, s, fill, row);
+  for (int row = 0; row < oh / group; ++row)
+    ireerv_dw_q8(input, 0, weights, 0, table, 0, bytes, 0, iw, c, ow, k, k, s, s, group,
+                 (group - 1) * s + k, fill, row);
   printf("CYCLES %s %lu for %d MACs\n", name, (unsigned long)(bsp_cycles() - start),
          oh * ow * c * k * k);
   int bad = 0;
@@ -88,6 +92,11 @@ static int check(const char *name, int ih, int iw, int c, int k, int s, int scal
   return bad;
 }
 
+/* A case of one output row a call. */
+static int check(const char *name, int ih, int iw, int c, int k, int s, int scaled) {
+  return check_rows(name, ih, iw, c, k, s, scaled, 1);
+}
+
 int main(void) {
   uint32_t state = 12345;
   for (unsigned i = 0; i < sizeof input; ++i) input[i] = next_byte(&state);
@@ -98,6 +107,11 @@ int main(void) {
   bad += check("s2", 13, 13, 16, 3, 2, 2);      /* rows of 6 */
   bad += check("s2odd", 11, 15, 8, 3, 2, 0);    /* rows of 7 */
   bad += check("one", 8, 8, 8, 1, 1, 2);        /* a 1x1 window: the general loop */
+  /* Rows in groups, as the spec hands kws's: 2 calls of 5 rows of 5; 2 of 3 rows of 6 at
+   * stride 2; 2 of 4 rows of the general loop. */
+  bad += check_rows("kws5", 12, 7, 64, 3, 1, 1, 5);
+  bad += check_rows("s2by3", 13, 13, 16, 3, 2, 2, 3);
+  bad += check_rows("oneby4", 8, 8, 8, 1, 1, 2, 4);
   printf("MISMATCHES %d\n", bad);
   return bad != 0;
 }

@@ -3,16 +3,19 @@
 A board's own convolution kernels (bsp/cluster4-pulp/conv_sdotp.c, depthwise_q8.c,
 brought in by the board's transform spec) are one entry point for every layer they
 take: the layer's shapes reach them as push constants, and workgroup x computes output
-row x.  IREE's distribution does not show their ranges (hart_slices.py reads it), so
-without these a hart that takes a share copies every binding whole (vww's arena: 94,464
-bytes) and the runtime keeps them on hart 0.
+row x (the depthwise kernel's: output rows [x * rows, x * rows + rows)).  IREE's
+distribution does not show their ranges (hart_slices.py reads it), so without these a
+hart that takes a share copies every binding whole (vww's arena: 94,464 bytes) and the
+runtime keeps them on hart 0.
 
 From iree-compile's executable sources each kernel parameter is a push constant or a
 literal (IREE folds a value every call site shares); the rules below then give each
 binding's range as a product of them (runner_slice_t's terms):
-- the input: rows [x * sh, x * sh + kh) of iw * c bytes;
+- the input: rows [x * sh, x * sh + kh) of iw * c bytes (the depthwise kernel's: `span`
+  rows from x * rows * sh);
 - the weights and the requantisation's columns: whole;
-- the output: row x of ow * f elements, every byte written.
+- the output: row x of ow * f elements (the depthwise kernel's: `rows` rows of ow * c),
+  every byte written.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ _PARAMETERS = {
                        "out_offset", "iw", "c", "ow", "f", "kh", "kw", "sh", "sw", "fill",
                        "row"),
     "ireerv_dw_q8": ("in", "in_offset", "w", "w_offset", "t", "t_offset", "out",
-                     "out_offset", "iw", "c", "ow", "kh", "kw", "sh", "sw", "fill", "row"),
+                     "out_offset", "iw", "c", "ow", "kh", "kw", "sh", "sw", "rows", "span",
+                     "fill", "row"),
 }
 _OUT_BYTES = {"ireerv_conv_s8": 4, "ireerv_conv_q8": 1, "ireerv_dw_q8": 1}
 _COLUMNS = 11  # requant_q8.h's COLUMNS: words of the table a filter
@@ -45,12 +49,13 @@ _RULES = {
     "t": ((0, ()), (4 * _COLUMNS, ("f",))),
     "out": ((1, ("ow", "f")), (1, ("ow", "f"))),
 }
-# The depthwise kernel's outputs are its channels: f is c.
+# The depthwise kernel's outputs are its channels (f is c), and its workgroup x is output
+# rows [x * rows, x * rows + rows), which read `span` input rows.
 _DEPTHWISE_RULES = {
-    **_RULES,
+    "in": ((1, ("rows", "sh", "iw", "c")), (1, ("span", "iw", "c"))),
     "w": ((0, ()), (1, ("kh", "kw", "c"))),
     "t": ((0, ()), (4 * _DW_COLUMNS, ("c",))),
-    "out": ((1, ("ow", "c")), (1, ("ow", "c"))),
+    "out": ((1, ("rows", "ow", "c")), (1, ("rows", "ow", "c"))),
 }
 
 _CALL = re.compile(r"\bcall @(" + "|".join(_PARAMETERS) + r")\(([^)]*)\)")
