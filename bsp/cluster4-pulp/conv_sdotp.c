@@ -97,14 +97,23 @@ static inline __attribute__((always_inline)) void tile_4x4(
   }
 
 /* Filter g's n sums (`step` apart in s), requantised with its columns t, to
- * out[i * f_total] (prescaled first where the columns say so). */
+ * out[i * f_total] (prescaled first where the columns say so).  `kind` (columns_kind's,
+ * a constant): with CLIPPED cv.clip for cv.max, cv.min and the constant's addition;
+ * with PLAIN no column read to choose the code, the outputs stored with
+ * post-increment (a filter of a 4x4 tile: 33 instructions, 45 without). */
 static inline __attribute__((always_inline)) void put_q8(int8_t *out, size_t f_total,
                                                          const int32_t *t, const int32_t *s,
-                                                         int step, int n, const int clipped) {
+                                                         int step, int n, const int kind) {
   const int32_t left = t[LEFTS], m = t[MULTIPLIERS], nudge = t[NUDGES], shift = t[SHIFTS];
   const int32_t after = t[AFTER], low = t[LOW], high = t[HIGH], pre = t[PRE];
   const int32_t biases = t[BIASES];
-  if (pre | biases) {
+  const int clipped = kind & CLIPPED;
+  if (kind & PLAIN) {
+#pragma GCC unroll 4
+    for (int i = 0; i < n; ++i)
+      SB_POST_REG(out, requantise(s[i * step], left, m, 0, nudge, shift, after, low, high,
+                                  clipped), f_total);
+  } else if (pre | biases) {
     if (t[SIGNS]) {
 #pragma GCC unroll 4
       PUT_Q8(1, 1)
@@ -125,7 +134,7 @@ static inline __attribute__((always_inline)) void put_q8(int8_t *out, size_t f_t
 static inline __attribute__((always_inline)) void tile_4x4_q8(
     int8_t *out, size_t f_total, const int8_t *in, size_t pitch, const size_t apart,
     const uint32_t *w, size_t rows, size_t words, int32_t fill, const int32_t *table,
-    const int clipped) {
+    const int kind) {
   int32_t s[16];
 #pragma GCC unroll 4
   for (int j = 0; j < 4; ++j) {
@@ -136,7 +145,7 @@ static inline __attribute__((always_inline)) void tile_4x4_q8(
   sums_4x4(s, in, pitch, apart, w, rows, words);
 #pragma GCC unroll 4
   for (int j = 0; j < 4; ++j)
-    put_q8(out + j, f_total, table + j * COLUMNS, s + j, 4, 4, clipped);
+    put_q8(out + j, f_total, table + j * COLUMNS, s + j, 4, 4, kind);
 }
 
 /* The sums s (one output by 4 filters) over a window: a row's last outputs, and
@@ -217,19 +226,19 @@ void ireerv_conv_s8(const int8_t *in, size_t in_offset, const int8_t *weights,
  * call (two callers) kws's pointwise layer took 3 % longer. */
 static inline __attribute__((always_inline)) void tile_1x4_q8(
     int8_t *out, const int8_t *in, size_t pitch, const uint32_t *w, size_t rows, size_t words,
-    int32_t fill, const int32_t *table, const int clipped) {
+    int32_t fill, const int32_t *table, const int kind) {
   int32_t s[4];
 #pragma GCC unroll 4
   for (int j = 0; j < 4; ++j) s[j] = fill + table[j * COLUMNS + BIAS];
   sums_1x4(s, in, pitch, w, rows, words);
 #pragma GCC unroll 4
-  for (int j = 0; j < 4; ++j) put_q8(out + j, 0, table + j * COLUMNS, s + j, 1, 1, clipped);
+  for (int j = 0; j < 4; ++j) put_q8(out + j, 0, table + j * COLUMNS, s + j, 1, 1, kind);
 }
 
 #define BYTES_TILE(g, apart)                                                     \
   tile_4x4_q8(out + g, f, first, pitch, (apart),                                 \
               (const uint32_t *)(weights + g * taps), kh, words, fill, table + g * COLUMNS, \
-              clipped)
+              kind)
 
 /* A row of outputs whose windows' rows are one word each, 2 bytes apart (kws's first
  * layer: the translator's two taps of channel pairs, 2 x 2 bytes, stride 1 across):
@@ -237,23 +246,23 @@ static inline __attribute__((always_inline)) void tile_1x4_q8(
  * load from an address of 2 mod 4 into two accesses). */
 static inline __attribute__((always_inline)) void row_of_words_q8(
     int8_t *out, size_t f, const int8_t *first, size_t pitch, const int8_t *weights, size_t kh,
-    size_t ow, int32_t fill, const int32_t *table, const int clipped) {
+    size_t ow, int32_t fill, const int32_t *table, const int kind) {
   const size_t words = 1, taps = 4 * kh;
   size_t x = 0;
   ROW_OF_QUADS(2, BYTES_TILE);
   for (; x < ow; ++x, first += 2, out += f)
     for (size_t g = 0; g < f; g += 4)
       tile_1x4_q8(out + g, first, pitch, (const uint32_t *)(weights + g * taps), kh, words,
-                  fill, table + g * COLUMNS, clipped);
+                  fill, table + g * COLUMNS, kind);
 }
 
-/* One output row (ireerv_conv_q8's), `clipped` a constant. */
+/* One output row (ireerv_conv_q8's), `kind` a constant. */
 static inline __attribute__((always_inline)) void row_q8(
     const int8_t *first, const int8_t *weights, const int32_t *table, int8_t *out,
     size_t pitch, size_t step, size_t words, size_t taps, size_t ow, size_t f, size_t kh,
-    int32_t fill, const int clipped) {
+    int32_t fill, const int kind) {
   if (step == 2 && words == 1) {
-    row_of_words_q8(out, f, first, pitch, weights, kh, ow, fill, table, clipped);
+    row_of_words_q8(out, f, first, pitch, weights, kh, ow, fill, table, kind);
     return;
   }
   size_t x = 0;
@@ -261,25 +270,21 @@ static inline __attribute__((always_inline)) void row_q8(
   for (; x < ow; ++x, first += step, out += f)
     for (size_t g = 0; g < f; g += 4)
       tile_1x4_q8(out + g, first, pitch, (const uint32_t *)(weights + g * taps), kh, words,
-                  fill, table + g * COLUMNS, clipped);
+                  fill, table + g * COLUMNS, kind);
 }
 
-/* row_q8 for a layer whose columns are clipped_columns' (every layer of the networks
- * here: cv.clip for cv.max, cv.min and the constant's addition, 2 instructions fewer an
- * output), and for any other. */
-static __attribute__((noinline)) void row_q8_clipped(
-    const int8_t *first, const int8_t *weights, const int32_t *table, int8_t *out,
-    size_t pitch, size_t step, size_t words, size_t taps, size_t ow, size_t f, size_t kh,
-    int32_t fill) {
-  row_q8(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill, 1);
-}
-
-static __attribute__((noinline)) void row_q8_any(
-    const int8_t *first, const int8_t *weights, const int32_t *table, int8_t *out,
-    size_t pitch, size_t step, size_t words, size_t taps, size_t ow, size_t f, size_t kh,
-    int32_t fill) {
-  row_q8(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill, 0);
-}
+/* row_q8 for each kind of columns, a copy each. */
+#define ROW_Q8(name, kind)                                                       \
+  static __attribute__((noinline)) void name(                                  \
+      const int8_t *first, const int8_t *weights, const int32_t *table, int8_t *out, \
+      size_t pitch, size_t step, size_t words, size_t taps, size_t ow, size_t f, size_t kh, \
+      int32_t fill) {                                                          \
+    row_q8(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill, kind); \
+  }
+ROW_Q8(row_q8_plain_clipped, PLAIN | CLIPPED)
+ROW_Q8(row_q8_plain, PLAIN)
+ROW_Q8(row_q8_clipped, CLIPPED)
+ROW_Q8(row_q8_any, 0)
 
 /* Output row `row` requantised to int8 with the columns `table` ([F][COLUMNS], see
  * the enum above), strides sh down and sw across. */
@@ -293,7 +298,12 @@ void ireerv_conv_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
   int8_t *out = bytes + bytes_offset + row * ow * f;
   weights += weights_offset;
   table += table_offset;
-  if (clipped_columns(table, f, COLUMNS))
+  const int kind = columns_kind(table, f, COLUMNS);
+  if (kind == (PLAIN | CLIPPED))
+    row_q8_plain_clipped(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill);
+  else if (kind == PLAIN)
+    row_q8_plain(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill);
+  else if (kind == CLIPPED)
     row_q8_clipped(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill);
   else
     row_q8_any(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill);

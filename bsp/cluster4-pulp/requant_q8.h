@@ -20,8 +20,7 @@ enum {
 /* TFLite's requantisation of sum v (requant_generic's op, in C): the high word of
  * (v << left) * m, the sign term where `signed_` (a constant: ReLU layers have
  * none), the nudge, the shift, the constant and the clamp (cv.max, cv.min); where
- * `clipped` (a constant, for columns with no constant after the shift and the clamp
- * of int8, every layer of the networks here: clipped_columns) one cv.clip instead. */
+ * `clipped` (a constant: columns_kind's CLIPPED, below) one cv.clip instead. */
 static inline __attribute__((always_inline)) int32_t requantise(
     int32_t v, int32_t left, int32_t m, int signed_, int32_t nudge, int32_t shift,
     int32_t after, int32_t low, int32_t high, int clipped) {
@@ -33,13 +32,21 @@ static inline __attribute__((always_inline)) int32_t requantise(
   return cv_min(cv_max((r >> shift) + after, low), high);
 }
 
-/* 1 when each of the n filters of `table` ([n][stride]) adds no constant after the
- * shift and clamps to int8, [-128, 127]: requantise's `clipped`. */
-static inline int clipped_columns(const int32_t *table, size_t n, size_t stride) {
-  int32_t other = 0;
-  for (const int32_t *t = table, *end = table + n * stride; t != end; t += stride)
-    other |= t[AFTER] | (t[LOW] + 128) | (t[HIGH] - 127);
-  return other == 0;
+/* The kinds of a layer's columns (conv_sdotp.c's rows have a copy each): CLIPPED, no
+ * filter adds a constant after the shift and each clamps to int8, [-128, 127]
+ * (requantise's `clipped`: every layer of the networks here but kws's last pointwise
+ * one); PLAIN, none is prescaled or has the sign term (kws's layers, resnet8's ReLU
+ * ones): the value requantised is the sum itself. */
+enum { CLIPPED = 1, PLAIN = 2 };
+
+/* The kinds of the n filters of `table` ([n][stride]). */
+static inline int columns_kind(const int32_t *table, size_t n, size_t stride) {
+  int32_t clamp = 0, other = 0;
+  for (const int32_t *t = table, *end = table + n * stride; t != end; t += stride) {
+    clamp |= t[AFTER] | (t[LOW] + 128) | (t[HIGH] - 127);
+    other |= t[PRE] | t[BIASES] | t[SIGNS];
+  }
+  return (clamp ? 0 : CLIPPED) | (other ? 0 : PLAIN);
 }
 
 #endif

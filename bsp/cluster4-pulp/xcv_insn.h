@@ -54,4 +54,9 @@ static inline __attribute__((always_inline)) void store_byte(int8_t *p, int32_t 
     v_;                                                                        \
   })
 
+/* cv.sb v, step(p!): *(int8_t *)p = v, then p += step bytes (a register). */
+#define SB_POST_REG(p, v, step)                                                  \
+  __asm__ volatile(".insn r 0x2b, 0x3, 0x10, %3, %0, %2"                       \
+                   : "+r"(p), "=m"(*(p)) : "r"(v), "r"(step))
+
 #endif

@@ -7,7 +7,8 @@
  * ireerv_conv_q8's: the same sums requantised to int8 with columns of
  * formats/requant_generic.py, checked against that module's `compute`; `pointq`
  * is a pointwise layer of kws (rows of 5 outputs: a tile of 4 and one), `pairsq`
- * its first layer. */
+ * its first layer; those ending in qc and qp have clipped columns, qp plain ones too
+ * (requant_q8.h's columns_kind: kws's). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -57,17 +58,18 @@ static int32_t compute(int32_t x, int g, int f) {
  * multipliers of 2^30 and more, the sign term on every other filter, nudges of
  * 1 + 2^e (the zero point folded in on some), shifts 1 + e, clamps of a ReLU or
  * of int8; `clipped`: no constant after the shift and every clamp int8's (the
- * networks' layers: cv.clip). */
-static void make_table(int f, int clipped, uint32_t *state) {
+ * networks' layers: cv.clip); `plain`: none prescaled and no sign term (kws's). */
+static void make_table(int f, int clipped, int plain, uint32_t *state) {
   for (int g = 0; g < f; ++g) {
     const int e = 8 + g % 6, zp = clipped ? 0 : (g % 3) * 5 - 5;
+    const int prescaled = !plain && g % 5 == 0;
     int32_t *t = table + g * 11;
     t[0] = next_byte(state) * 37;
-    t[1] = g % 5 ? 0 : next_byte(state);  /* a prescaled layer's biases, with t[10] */
-    t[2] = g % 5 ? 2 : 0;
-    t[10] = g % 5 ? 0 : 2 + g % 3;
+    t[1] = prescaled ? next_byte(state) : 0;  /* a prescaled layer's biases, with t[10] */
+    t[2] = prescaled ? 0 : 2;
+    t[10] = prescaled ? 2 + g % 3 : 0;
     t[3] = (int32_t)(0x40000000u + (uint32_t)next_byte(state) * 0x100000u);
-    t[4] = g % 2 ? 0 : -1;
+    t[4] = plain || g % 2 ? 0 : -1;
     t[5] = 1 + (1 << e) + (g % 4 ? 0 : zp * (2 << e));
     t[6] = 1 + e;
     t[7] = g % 4 ? zp : 0;
@@ -77,12 +79,13 @@ static void make_table(int f, int clipped, uint32_t *state) {
 }
 
 /* One case: an ih x iw x c input, f filters of kh x kw, strides sh down and sw across,
- * requantised (1; 2: with clipped columns) or not; returns mismatches. */
+ * requantised (1; 2: with clipped columns; 3: clipped and plain) or not; returns
+ * mismatches. */
 static int check_rect(const char *name, int ih, int iw, int c, int f, int kh, int kw, int sh,
                       int sw, int requantised) {
   const int oh = (ih - kh) / sh + 1, ow = (iw - kw) / sw + 1, fill = -77;
   uint32_t state = 777;
-  make_table(f, requantised == 2, &state);
+  make_table(f, requantised >= 2, requantised == 3, &state);
   uint64_t start = bsp_cycles();
   for (int row = 0; row < oh; ++row)
     if (requantised)
@@ -126,6 +129,10 @@ int main(void) {
    * down and 1 across, so a window's row is one word, windows 2 bytes apart. */
   bad += check_rect("pairsq", 58, 6, 2, 16, 10, 2, 2, 1, 2);
   bad += check("pointqc", 5, 64, 64, 1, 1, 2);  /* kws's, with its clipped columns */
+  /* kws's pointwise layer as the spec hands it (5 rows in one of 25) with its columns,
+   * clipped and plain; its first layer so too. */
+  bad += check_rect("pointqp", 1, 25, 64, 64, 1, 1, 1, 1, 3);
+  bad += check_rect("pairsqp", 58, 6, 2, 16, 10, 2, 2, 1, 3);
   printf("MISMATCHES %d\n", bad);
   return bad != 0;
 }
