@@ -11,7 +11,7 @@
  * rows: its filter words and columns in registers, the window's rows as words too,
  * each output one new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b
  * a row; without the sign term, hardware loop 0 of 19 instructions an output with
- * cv.clip, 17 words fetched (21 and 18 with cv.max, cv.min and the constant after
+ * cv.clip, 15 words fetched (21 and 17 with cv.max, cv.min and the constant after
  * the shift; the requantisation's mulh takes 5 of its cycles), inside hardware loop 1
  * over the rows. */
 #include <stddef.h>
@@ -53,43 +53,42 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
 
 /* SHIFT_IN, and an output without the sign term (its two left shifts one: the sum's
  * `pre` and the requantisation's `left`, with `base` shifted at the start), in
- * assembly for LOOP: the rows below p0 read `pitch` and `pitch2` bytes from it (an
- * asm takes at most 30 operands).  The shifts by 8 and the additions are compressed
- * (COMPRESSED: 2 bytes each, whatever registers they get; the others stay 4 bytes,
- * so LOOP's lengths hold): the cluster's harts share one instruction-fetch port, so a
- * loop's fetched words bound what they do together. */
+ * assembly for ROWS_LOOP: the rows below p0 read `pitch` and `pitch2` bytes from it
+ * (an asm takes at most 30 operands).  The shifts by 8, the ors and the additions are
+ * compressed (COMPRESSED: 2 bytes each; c.or takes registers x8-x15 only, so ROWS_LOOP
+ * gives the window's words and the loaded bytes a0-a5): the cluster's harts share one
+ * instruction-fetch port, so a loop's fetched words bound what they do together.  The
+ * lengths stay whole words, the body's last instruction 4 bytes (ROWS_LOOP's rules;
+ * the assembler checks them: an instruction that cannot be compressed breaks them). */
 #define COMPRESSED(insns) ".option rvc\n\t" insns ".option norvc\n\t"
-#define SHIFT_BY_8 "slli %[r0], %[r0], 8\n\tslli %[r1], %[r1], 8\n\tslli %[r2], %[r2], 8\n\t"
-#define SHIFT_IN_OF(shifts)                                                      \
+#define SHIFT_IN_ASM /* 24 bytes */                                              \
   ".insn r 0x2b, 3, 0x0c, %[n1], %[p0], %[pitch]\n\t" /* cv.lbu n1, pitch(p0) */ \
   ".insn r 0x2b, 3, 0x0c, %[n2], %[p0], %[pitch2]\n\t"                         \
   ".insn r 0x2b, 3, 0x08, %[n0], %[p0], %[c]\n\t" /* cv.lbu n0, c(p0!) */      \
-  shifts                                                                       \
-  "or %[r0], %[r0], %[n0]\n\tor %[r1], %[r1], %[n1]\n\tor %[r2], %[r2], %[n2]\n\t"
-#define SHIFT_IN_ASM SHIFT_IN_OF(COMPRESSED(SHIFT_BY_8)) /* 30 bytes */
-#define SHIFT_IN_WIDE_ASM SHIFT_IN_OF(SHIFT_BY_8)        /* 36 bytes */
-#define OUTPUT_ASM /* 42 bytes */                                                \
+  COMPRESSED("slli %[r0], %[r0], 8\n\tslli %[r1], %[r1], 8\n\tslli %[r2], %[r2], 8\n\t" \
+             "or %[r0], %[r0], %[n0]\n\tor %[r1], %[r1], %[n1]\n\tor %[r2], %[r2], %[n2]\n\t")
+#define OUTPUT_ASM /* 44 bytes */                                                \
   ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t" /* cv.dotsp.b: no sum before */ \
   ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t" /* cv.sdotsp.b */            \
   ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
   "sll %[s], %[s], %[pre]\n\t" COMPRESSED("add %[s], %[s], %[base]\n\t")       \
   "mulh %[s], %[s], %[m]\n\t" COMPRESSED("add %[s], %[s], %[nudge]\n\t")       \
-  "sra %[s], %[s], %[shift]\n\t" COMPRESSED("add %[s], %[s], %[after]\n\t")    \
+  "sra %[s], %[s], %[shift]\n\tadd %[s], %[s], %[after]\n\t"                    \
   ".insn r 0x2b, 3, 0x2d, %[s], %[s], %[low]\n\t" /* cv.max */                 \
   ".insn r 0x2b, 3, 0x2b, %[s], %[s], %[high]\n\t" /* cv.min */                \
   ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t" /* cv.sb s, c(o!) */
 /* OUTPUT_ASM for columns with no constant after the shift and the clamp of int8
- * (every layer of the networks here): cv.clip, one addition compressed so that the
- * loop's compressed instructions stay even in number. */
-#define OUTPUT_CLIP_ASM /* 38 bytes */                                           \
+ * (every layer of the networks here): cv.clip. */
+#define OUTPUT_CLIP_ASM /* 36 bytes */                                           \
   ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t"                               \
   ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t"                               \
   ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
   "sll %[s], %[s], %[pre]\n\t" COMPRESSED("add %[s], %[s], %[base]\n\t")       \
-  "mulh %[s], %[s], %[m]\n\tadd %[s], %[s], %[nudge]\n\tsra %[s], %[s], %[shift]\n\t" \
+  "mulh %[s], %[s], %[m]\n\t" COMPRESSED("add %[s], %[s], %[nudge]\n\t")       \
+  "sra %[s], %[s], %[shift]\n\t"                                               \
   ".insn r 0x2b, 3, 0x38, %[s], %[s], x8\n\t" /* cv.clip s, s, 8 */           \
   ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t"
-/* LOOP's operands for OUTPUT_ASM's clamp. */
+/* ROWS_LOOP's operands for OUTPUT_ASM's clamp. */
 #define CLAMP_OPERANDS , [after] "r"(after), [low] "r"(low), [high] "r"(high)
 
 /* `rows` rows (at least 1) of ow outputs (at least 1): hardware loop 1 over the rows,
@@ -103,7 +102,9 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
  * otherwise the loop runs once). */
 #define ROWS_LOOP(FIRST, FIRST_WORDS, BODY, WORDS, MORE_OPERANDS)                 \
   do {                                                                         \
-    uint32_t r0, r1, r2, n0, n1, n2; /* r: a row's first shifts push out what they held */ \
+    /* r: a row's first shifts push out what they held; a0-a5 for c.or */        \
+    register uint32_t r0 __asm__("a0"), r1 __asm__("a1"), r2 __asm__("a2");     \
+    register uint32_t n0 __asm__("a3"), n1 __asm__("a4"), n2 __asm__("a5");     \
     int32_t s;                                                                 \
     __asm__ volatile(".balign 4\n\t.option push\n\t.option norvc\n\t"        \
                      ".option norelax\n\t"                                     \
@@ -154,14 +155,13 @@ static inline __attribute__((always_inline)) void channel_3x3(
     const int8_t *p0 = top;
     int8_t *o = out;
     if (sw == 2 && clipped)
-      ROWS_LOOP(SHIFT_IN_WIDE_ASM, 9, SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_CLIP_ASM, 27, );
+      ROWS_LOOP(SHIFT_IN_ASM, 6, SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_CLIP_ASM, 22, );
     else if (sw == 2)
-      ROWS_LOOP(SHIFT_IN_WIDE_ASM, 9, SHIFT_IN_WIDE_ASM SHIFT_IN_ASM OUTPUT_ASM, 28,
-                CLAMP_OPERANDS);
+      ROWS_LOOP(SHIFT_IN_ASM, 6, SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_ASM, 24, CLAMP_OPERANDS);
     else if (clipped)
-      ROWS_LOOP(SHIFT_IN_ASM SHIFT_IN_ASM, 15, SHIFT_IN_ASM OUTPUT_CLIP_ASM, 18, );
+      ROWS_LOOP(SHIFT_IN_ASM SHIFT_IN_ASM, 12, SHIFT_IN_ASM OUTPUT_CLIP_ASM, 16, );
     else
-      ROWS_LOOP(SHIFT_IN_ASM SHIFT_IN_ASM, 15, SHIFT_IN_ASM OUTPUT_ASM, 19, CLAMP_OPERANDS);
+      ROWS_LOOP(SHIFT_IN_ASM SHIFT_IN_ASM, 12, SHIFT_IN_ASM OUTPUT_ASM, 18, CLAMP_OPERANDS);
     return;
   }
   for (size_t row = 0; row < rows; ++row, top += down, out += ow * c) {
