@@ -298,7 +298,7 @@ void ireerv_conv_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
   int8_t *out = bytes + bytes_offset + row * ow * f;
   weights += weights_offset;
   table += table_offset;
-  const int kind = columns_kind(table, f, COLUMNS);
+  const int32_t kind = table[KIND];
   if (kind == (PLAIN | CLIPPED))
     row_q8_plain_clipped(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill);
   else if (kind == PLAIN)

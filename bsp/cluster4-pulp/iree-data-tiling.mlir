@@ -109,7 +109,7 @@ module attributes {transform.with_named_sequence} {
           %oh: index, %ow: index, %f: index, %kh: index, %kw: index, %sh: index, %sw: index,
           %fill: i32) {
         %zero = arith.constant 0 : index
-        %columns = arith.constant 11 : index
+        %columns = arith.constant 12 : index
         %row = stream.dispatch.workgroup.id[0] : index
         %in_pixels = arith.muli %ih, %iw : index
         %in_n = arith.muli %in_pixels, %c : index
@@ -148,7 +148,7 @@ module attributes {transform.with_named_sequence} {
           %oh: index, %ow: index, %kh: index, %kw: index, %sh: index, %sw: index,
           %rows: index, %span: index, %fill: i32) {
         %zero = arith.constant 0 : index
-        %columns = arith.constant 14 : index
+        %columns = arith.constant 15 : index
         %row = stream.dispatch.workgroup.id[0] : index
         %in_pixels = arith.muli %ih, %iw : index
         %in_n = arith.muli %in_pixels, %c : index
@@ -260,7 +260,7 @@ module attributes {transform.with_named_sequence} {
     %two = arith.constant 2 : index
     %three = arith.constant 3 : index
     %four = arith.constant 4 : index
-    %eleven = arith.constant 11 : index
+    %twelve = arith.constant 12 : index
     %c0_i8 = arith.constant 0 : i8
     %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
     %more = affine.apply affine_map<()[s0] -> ((4 - s0 mod 4) mod 4)>()[%c]
@@ -288,7 +288,7 @@ module attributes {transform.with_named_sequence} {
     %empty = tensor.empty(%f4, %kh, %kw, %c4) : tensor<?x?x?x?x4x4xi8>
     %blocked = linalg.transpose ins(%split : tensor<?x?x?x4x?x4xi8>)
         outs(%empty : tensor<?x?x?x?x4x4xi8>) permutation = [4, 0, 1, 2, 5, 3]
-    %t_n = arith.muli %f, %eleven : index
+    %t_n = arith.muli %f, %twelve : index
     %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
         %shifts, %after, %low, %high, %pres)
         : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
@@ -303,53 +303,112 @@ module attributes {transform.with_named_sequence} {
     util.return %r : tensor<1x?x?x?xi8>
   }
 
-  // The kernels' requantisation table [F][11] (requant_q8.h's columns): the bias, the
-  // translator's columns (formats/requant_generic.py OPERANDS) and the prescaled
-  // layers' left shifts, each [F].
+  // The kernels' requantisation table [F][12] (requant_q8.h's columns): the bias, the
+  // translator's columns (formats/requant_generic.py OPERANDS), the prescaled layers'
+  // left shifts, each [F], and the kind of the layer's columns (@ireerv_q8_kinds).
   util.func private @ireerv_q8_table(%bias: tensor<?xi32>, %biases: tensor<?xi32>,
       %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
       %nudges: tensor<?xi32>, %shifts: tensor<?xi32>, %after: tensor<?xi32>,
       %low: tensor<?xi32>, %high: tensor<?xi32>, %pres: tensor<?xi32>) -> tensor<?xi32>
       attributes {inlining_policy = #util.inline.always} {
     %zero = arith.constant 0 : index
-    %eleven = arith.constant 11 : index
+    %twelve = arith.constant 12 : index
     %f = tensor.dim %bias, %zero : tensor<?xi32>
-    %t_n = arith.muli %f, %eleven : index
+    %t_n = arith.muli %f, %twelve : index
     %table0 = tensor.empty(%t_n) : tensor<?xi32>
     %at0 = arith.constant 0 : index
-    %table1 = tensor.insert_slice %bias into %table0[%at0] [%f] [11]
+    %table1 = tensor.insert_slice %bias into %table0[%at0] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at1 = arith.constant 1 : index
-    %table2 = tensor.insert_slice %biases into %table1[%at1] [%f] [11]
+    %table2 = tensor.insert_slice %biases into %table1[%at1] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at2 = arith.constant 2 : index
-    %table3 = tensor.insert_slice %lefts into %table2[%at2] [%f] [11]
+    %table3 = tensor.insert_slice %lefts into %table2[%at2] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at3 = arith.constant 3 : index
-    %table4 = tensor.insert_slice %multipliers into %table3[%at3] [%f] [11]
+    %table4 = tensor.insert_slice %multipliers into %table3[%at3] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at4 = arith.constant 4 : index
-    %table5 = tensor.insert_slice %signs into %table4[%at4] [%f] [11]
+    %table5 = tensor.insert_slice %signs into %table4[%at4] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at5 = arith.constant 5 : index
-    %table6 = tensor.insert_slice %nudges into %table5[%at5] [%f] [11]
+    %table6 = tensor.insert_slice %nudges into %table5[%at5] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at6 = arith.constant 6 : index
-    %table7 = tensor.insert_slice %shifts into %table6[%at6] [%f] [11]
+    %table7 = tensor.insert_slice %shifts into %table6[%at6] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at7 = arith.constant 7 : index
-    %table8 = tensor.insert_slice %after into %table7[%at7] [%f] [11]
+    %table8 = tensor.insert_slice %after into %table7[%at7] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at8 = arith.constant 8 : index
-    %table9 = tensor.insert_slice %low into %table8[%at8] [%f] [11]
+    %table9 = tensor.insert_slice %low into %table8[%at8] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at9 = arith.constant 9 : index
-    %table10 = tensor.insert_slice %high into %table9[%at9] [%f] [11]
+    %table10 = tensor.insert_slice %high into %table9[%at9] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     %at10 = arith.constant 10 : index
-    %table = tensor.insert_slice %pres into %table10[%at10] [%f] [11]
+    %table11 = tensor.insert_slice %pres into %table10[%at10] [%f] [12]
+        : tensor<?xi32> into tensor<?xi32>
+    %kinds = util.call @ireerv_q8_kinds(%biases, %signs, %after, %low, %high, %pres)
+        : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+           tensor<?xi32>) -> tensor<?xi32>
+    %at11 = arith.constant 11 : index
+    %table = tensor.insert_slice %kinds into %table11[%at11] [%f] [12]
         : tensor<?xi32> into tensor<?xi32>
     util.return %table : tensor<?xi32>
+  }
+
+  // The kind of a layer's columns (requant_q8.h's KIND column), [F] of the same value:
+  // CLIPPED (1) when no filter adds a constant after the shift and each clamps to int8,
+  // PLAIN (2) when none is prescaled or has the sign term.
+  util.func private @ireerv_q8_kinds(%biases: tensor<?xi32>, %signs: tensor<?xi32>,
+      %after: tensor<?xi32>, %low: tensor<?xi32>, %high: tensor<?xi32>,
+      %pres: tensor<?xi32>) -> tensor<?xi32>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %c0_i32 = arith.constant 0 : i32
+    %f = tensor.dim %biases, %zero : tensor<?xi32>
+    %empty = tensor.empty() : tensor<i32>
+    %none = linalg.fill ins(%c0_i32 : i32) outs(%empty : tensor<i32>) -> tensor<i32>
+    %other = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+                                              affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+                                              affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+                                              affine_map<(d0) -> ()>],
+                             iterator_types = ["reduction"]}
+        ins(%biases, %signs, %after, %low, %high, %pres
+            : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+              tensor<?xi32>)
+        outs(%none : tensor<i32>) {
+    ^bb0(%b: i32, %s: i32, %a: i32, %l: i32, %h: i32, %p: i32, %o: i32):
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c127 = arith.constant 127 : i32
+      %c128 = arith.constant 128 : i32
+      %l0 = arith.addi %l, %c128 : i32
+      %h0 = arith.subi %h, %c127 : i32
+      %al = arith.ori %a, %l0 : i32
+      %clamp = arith.ori %al, %h0 : i32
+      %bs = arith.ori %b, %s : i32
+      %scaled = arith.ori %bs, %p : i32
+      %unclipped = arith.cmpi ne, %clamp, %c0 : i32
+      %unplain = arith.cmpi ne, %scaled, %c0 : i32
+      %u1 = arith.select %unclipped, %c1, %c0 : i32
+      %u2 = arith.select %unplain, %c2, %c0 : i32
+      %u = arith.ori %u1, %u2 : i32
+      %r = arith.ori %o, %u : i32
+      linalg.yield %r : i32
+    } -> tensor<i32>
+    %spread = tensor.empty(%f) : tensor<?xi32>
+    %kinds = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>],
+                             iterator_types = ["parallel"]}
+        ins(%other : tensor<i32>) outs(%spread : tensor<?xi32>) {
+    ^bb0(%n: i32, %o: i32):
+      %c3 = arith.constant 3 : i32
+      %k = arith.xori %n, %c3 : i32
+      linalg.yield %k : i32
+    } -> tensor<?xi32>
+    util.return %kinds : tensor<?xi32>
   }
 
   util.func private @ireerv_conv_q8_s1(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>, %fill: i32,
@@ -398,7 +457,7 @@ module attributes {transform.with_named_sequence} {
     %two = arith.constant 2 : index
     %three = arith.constant 3 : index
     %four = arith.constant 4 : index
-    %eleven = arith.constant 11 : index
+    %twelve = arith.constant 12 : index
     %ih = tensor.dim %x, %one : tensor<1x?x?x?xi8>
     %iw = tensor.dim %x, %two : tensor<1x?x?x?xi8>
     %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
@@ -417,7 +476,7 @@ module attributes {transform.with_named_sequence} {
     %empty = tensor.empty(%f4, %kh) : tensor<?x?x1x1x4x4xi8>
     %blocked = linalg.transpose ins(%split : tensor<?x1x1x4x?x4xi8>)
         outs(%empty : tensor<?x?x1x1x4x4xi8>) permutation = [4, 0, 1, 2, 5, 3]
-    %t_n = arith.muli %f, %eleven : index
+    %t_n = arith.muli %f, %twelve : index
     %zeros = util.call @ireerv_zeros_like(%bias) : (tensor<?xi32>) -> tensor<?xi32>
     %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
         %shifts, %after, %low, %high, %zeros)
@@ -623,7 +682,7 @@ module attributes {transform.with_named_sequence} {
     %zero = arith.constant 0 : index
     %one = arith.constant 1 : index
     %two = arith.constant 2 : index
-    %fourteen = arith.constant 14 : index
+    %fifteen = arith.constant 15 : index
     %c2_i32 = arith.constant 2 : i32
     %c = tensor.dim %nudges, %zero : tensor<?xi32>
     %pres_empty = tensor.empty(%c) : tensor<?xi32>
@@ -657,7 +716,7 @@ module attributes {transform.with_named_sequence} {
            tensor<?xi32>) -> tensor<?xi32>
     %table = util.call @ireerv_dw_table(%columns, %w8)
         : (tensor<?xi32>, tensor<?x?x?xi8>) -> tensor<?xi32>
-    %t_n = arith.muli %c, %fourteen : index
+    %t_n = arith.muli %c, %fifteen : index
     %ih = tensor.dim %x, %one : tensor<1x?x?x?xi8>
     %iw = tensor.dim %x, %two : tensor<1x?x?x?xi8>
     %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
@@ -683,16 +742,16 @@ module attributes {transform.with_named_sequence} {
     util.return %r : tensor<1x?x?x?xi8>
   }
 
-  // The depthwise kernel's table [C][14] (depthwise_q8.c's DW_COLUMNS): the
-  // requantisation's columns q8 ([C][11], @ireerv_q8_table), then the rows of the
+  // The depthwise kernel's table [C][15] (depthwise_q8.c's DW_COLUMNS): the
+  // requantisation's columns q8 ([C][12], @ireerv_q8_table), then the rows of the
   // 3x3 filter w [3][3][C] as words, bytes w[r][2], w[r][1], w[r][0], 0 (computed at
   // compile time, as the columns are).
   util.func private @ireerv_dw_table(%q8: tensor<?xi32>, %w: tensor<?x?x?xi8>) -> tensor<?xi32>
       attributes {inlining_policy = #util.inline.always} {
     %two = arith.constant 2 : index
     %c = tensor.dim %w, %two : tensor<?x?x?xi8>
-    %columns = tensor.expand_shape %q8 [[0, 1]] output_shape [%c, 11]
-        : tensor<?xi32> into tensor<?x11xi32>
+    %columns = tensor.expand_shape %q8 [[0, 1]] output_shape [%c, 12]
+        : tensor<?xi32> into tensor<?x12xi32>
     %words_empty = tensor.empty(%c) : tensor<?x3xi32>
     %words = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, 0, d0)>,
                                               affine_map<(d0, d1) -> (d1, 1, d0)>,
@@ -713,12 +772,12 @@ module attributes {transform.with_named_sequence} {
       %word = arith.ori %upper, %d : i32
       linalg.yield %word : i32
     } -> tensor<?x3xi32>
-    %empty = tensor.empty(%c) : tensor<?x14xi32>
-    %with_columns = tensor.insert_slice %columns into %empty[0, 0] [%c, 11] [1, 1]
-        : tensor<?x11xi32> into tensor<?x14xi32>
-    %rows = tensor.insert_slice %words into %with_columns[0, 11] [%c, 3] [1, 1]
-        : tensor<?x3xi32> into tensor<?x14xi32>
-    %table = tensor.collapse_shape %rows [[0, 1]] : tensor<?x14xi32> into tensor<?xi32>
+    %empty = tensor.empty(%c) : tensor<?x15xi32>
+    %with_columns = tensor.insert_slice %columns into %empty[0, 0] [%c, 12] [1, 1]
+        : tensor<?x12xi32> into tensor<?x15xi32>
+    %rows = tensor.insert_slice %words into %with_columns[0, 12] [%c, 3] [1, 1]
+        : tensor<?x3xi32> into tensor<?x15xi32>
+    %table = tensor.collapse_shape %rows [[0, 1]] : tensor<?x15xi32> into tensor<?xi32>
     util.return %table : tensor<?xi32>
   }
 
@@ -854,6 +913,8 @@ module attributes {transform.with_named_sequence} {
     %q16 = transform.util.import_symbol @ireerv_conv_q16 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %table = transform.util.import_symbol @ireerv_q8_table into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %kinds = transform.util.import_symbol @ireerv_q8_kinds into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %dw16 = transform.util.import_symbol @ireerv_dw_q16 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
