@@ -163,14 +163,14 @@ def test_the_convolution_kernel_is_exact_at_under_a_cycle_a_mac(
         fetcher: Fetcher, toolchain: Toolchain, tmp_path: Path) -> None:
     """The int8 convolution with cv.sdotsp.b (bsp/cluster4-pulp/conv_sdotp.c), one hart, on
     each kind of layer the board's spec hands it: 8x8 outputs of 16 filters of 3x3x32 take
-    125,706 cycles, 0.43 a MAC, with stride 2 133,450, 0.45 a MAC (the bound: 0.9); with
-    the requantisation in the kernel (ireerv_conv_q8) 146,758, 0.50 a MAC; a pointwise
-    layer of kws in rows of 5 (a tile of 4 outputs and one) 91,725, 0.90 a MAC, and
-    85,705, 0.84, with clipped columns (cv.clip: no constant after the shift, the clamp
+    125,578 cycles, 0.43 a MAC, with stride 2 133,322, 0.45 a MAC (the bound: 0.9); with
+    the requantisation in the kernel (ireerv_conv_q8) 146,606, 0.50 a MAC; a pointwise
+    layer of kws in rows of 5 (a tile of 4 outputs and one) 91,995, 0.90 a MAC, and
+    85,610, 0.84, with clipped columns (cv.clip: no constant after the shift, the clamp
     of int8); as the spec hands it, its 25 rows of 5 in 5 of 25, with kws's columns
-    (clipped and plain: no prescaling, no sign term) 67,289, 0.66 a MAC; kws's first
+    (clipped and plain: no prescaling, no sign term) 67,373, 0.66 a MAC; kws's first
     layer, 16 filters of 10 x 2 taps over channel pairs (a window's row one word),
-    97,105, 1.21 a MAC, with kws's columns 82,130, 1.03 (its requantisation weighs on
+    94,180, 1.18 a MAC, with kws's columns 77,705, 0.97 (its requantisation weighs on
     40 MACs an output)."""
     figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "conv")
     assert len(figures) == 14, lines
