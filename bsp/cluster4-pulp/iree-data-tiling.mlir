@@ -14,8 +14,10 @@
 // pointwise layers, a later call took kws 3,983,216 -> 3,793,892 cycles, resnet8
 // 8,621,404 -> 8,198,150 and vww 10,005,530 -> 9,589,034.  The prescaled 3x3
 // depthwise convolutions of 8 rows or more, of 5 outputs or more, go to
-// ireerv_dw_q8 (depthwise_q8.c), shared by groups of rows.  Then wider pointwise layers
-// are data-tiled.
+// ireerv_dw_q8 (depthwise_q8.c), shared by groups of rows, and so do the 3x3 ones of
+// the translator's other form (int8 weights [3][3][C][1], vww's of 6 and 3 rows: a
+// later call 7,741,012 -> 7,590,796 cycles).  Then wider pointwise layers are
+// data-tiled.
 //
 // A convolution the kernel takes becomes a dispatch of the executable below
 // (@ireerv_conv): its entry point calls the kernel, declared `hal.import.static`
@@ -681,8 +683,6 @@ module attributes {transform.with_named_sequence} {
       attributes {inlining_policy = #util.inline.always} {
     %zero = arith.constant 0 : index
     %one = arith.constant 1 : index
-    %two = arith.constant 2 : index
-    %fifteen = arith.constant 15 : index
     %c2_i32 = arith.constant 2 : i32
     %c = tensor.dim %nudges, %zero : tensor<?xi32>
     %pres_empty = tensor.empty(%c) : tensor<?xi32>
@@ -709,6 +709,30 @@ module attributes {transform.with_named_sequence} {
       linalg.yield %b : i8
     } -> tensor<?x?x?xi8>
     %bias = util.call @ireerv_zeros_like(%nudges) : (tensor<?xi32>) -> tensor<?xi32>
+    %r = util.call @ireerv_dw_call(%x, %w8, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %pres)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  // The depthwise kernel's call: x [1][IH][IW][C] (padded already), w8 [KH][KW][C]
+  // int8, strides sh down and sw across, the convolution's bias, the translator's
+  // columns and each channel's left shift of the sums `pres` (0 but for a prescaled
+  // layer), each [C].
+  util.func private @ireerv_dw_call(%x: tensor<1x?x?x?xi8>, %w8: tensor<?x?x?xi8>,
+      %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %bias: tensor<?xi32>,
+      %biases: tensor<?xi32>, %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>,
+      %signs: tensor<?xi32>, %nudges: tensor<?xi32>, %shifts: tensor<?xi32>,
+      %after: tensor<?xi32>, %low: tensor<?xi32>, %high: tensor<?xi32>,
+      %pres: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
+    %fifteen = arith.constant 15 : index
+    %c = tensor.dim %nudges, %zero : tensor<?xi32>
+    %kh = tensor.dim %w8, %zero : tensor<?x?x?xi8>
+    %kw = tensor.dim %w8, %one : tensor<?x?x?xi8>
     %columns = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs,
         %nudges, %shifts, %after, %low, %high, %pres)
         : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
@@ -724,11 +748,14 @@ module attributes {transform.with_named_sequence} {
     // The rows go in groups (@ireerv_group_of: kws's 25 in 5, vww's 48, 24 and 12 in
     // 4), a workgroup each: the kernel sets a channel's registers once for its rows
     // (kws, a later call: 2,839,149 cycles in rows, 2,763,237 so; vww 8,015,978 and
-    // 8,007,429).  `span` is the input rows a workgroup reads.
+    // 8,007,429).  Fewer than 8 rows go in one workgroup, one hart's: vww's 6 rows of
+    // 128 channels in 6 workgroups took 8,082,395 cycles (a later call; harts 1-3 copy
+    // each workgroup's table and input over the shared path), in one 7,590,796.  `span`
+    // is the input rows a workgroup reads.
     %eight = arith.constant 8 : index
     %many = arith.cmpi uge, %oh, %eight : index
     %g = util.call @ireerv_group_of(%oh) : (index) -> index
-    %rows = arith.select %many, %g, %one : index
+    %rows = arith.select %many, %g, %oh : index
     %groups = arith.divui %oh, %rows : index
     %more = arith.subi %rows, %one : index
     %reach = arith.muli %more, %sh : index
@@ -804,6 +831,49 @@ module attributes {transform.with_named_sequence} {
     %r = util.call @ireerv_dw_q16(%x, %w, %fill, %shape, %s, %s, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high)
         : (tensor<1x?x?x?xi8>, tensor<?x?x?xi16>, i32, tensor<1x?x?x?xi8>, index, index,
            tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  // The translator's other depthwise form (int8 weights [KH][KW][C][1], the bias added
+  // to the sums before the requantisation, which has the sign term or not): the
+  // depthwise kernel's int8 outputs [1][OH][OW][C] as @ireerv_dw_q16's.
+  util.func private @ireerv_dw_q8(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x1xi8>,
+      %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %bias: tensor<?xi32>,
+      %biases: tensor<?xi32>, %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>,
+      %signs: tensor<?xi32>, %nudges: tensor<?xi32>, %shifts: tensor<?xi32>,
+      %after: tensor<?xi32>, %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %w8 = tensor.collapse_shape %w [[0], [1], [2, 3]] : tensor<?x?x?x1xi8> into tensor<?x?x?xi8>
+    %pres = util.call @ireerv_zeros_like(%bias) : (tensor<?xi32>) -> tensor<?xi32>
+    %r = util.call @ireerv_dw_call(%x, %w8, %fill, %shape, %sh, %sw, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high, %pres)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  util.func private @ireerv_dw_q8_s1(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x1xi8>,
+      %fill: i32, %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
+      %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
+      %nudges: tensor<?xi32>, %shifts: tensor<?xi32>, %after: tensor<?xi32>,
+      %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %s = arith.constant 1 : index
+    %r = util.call @ireerv_dw_q8(%x, %w, %fill, %shape, %s, %s, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?x1xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
+    util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  util.func private @ireerv_dw_q8_s2(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x1xi8>,
+      %fill: i32, %shape: tensor<1x?x?x?xi8>, %bias: tensor<?xi32>, %biases: tensor<?xi32>,
+      %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>, %signs: tensor<?xi32>,
+      %nudges: tensor<?xi32>, %shifts: tensor<?xi32>, %after: tensor<?xi32>,
+      %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<1x?x?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %s = arith.constant 2 : index
+    %r = util.call @ireerv_dw_q8(%x, %w, %fill, %shape, %s, %s, %bias, %biases, %lefts, %multipliers, %signs, %nudges, %shifts, %after, %low, %high)
+        : (tensor<1x?x?x?xi8>, tensor<?x?x?x1xi8>, i32, tensor<1x?x?x?xi8>, index, index,
+           tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<1x?x?x?xi8>
     util.return %r : tensor<1x?x?x?xi8>
   }
 
@@ -917,6 +987,10 @@ module attributes {transform.with_named_sequence} {
     %kinds = transform.util.import_symbol @ireerv_q8_kinds into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %dw16 = transform.util.import_symbol @ireerv_dw_q16 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %dw_call = transform.util.import_symbol @ireerv_dw_call into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %dw8 = transform.util.import_symbol @ireerv_dw_q8 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %dw_table = transform.util.import_symbol @ireerv_dw_table into %module if undefined
         : (!transform.any_op) -> !transform.any_op
@@ -1338,10 +1412,8 @@ module attributes {transform.with_named_sequence} {
     // 50 cycles a row, which kws's 25 rows of 5 repay (with the default harts, a later
     // call: kws 3,418,950 cycles through IREE's code, 3,282,932 through the kernel),
     // and vww's 6 rows of 6, 6 workgroups for 4 harts, do not (8,424,760 cycles without
-    // them, 8,558,276 with).  The translator's other depthwise form (int8 weights
-    // [KH][KW][C][1], the bias added before the requantisation: vww's layers of rows of
-    // 6 and 3) stays IREE's too: through the kernel vww took 8,885,349 cycles,
-    // 8,493,095 without.
+    // them, 8,558,276 with).  The translator's other depthwise form goes to the kernel
+    // whatever its rows (@requantised_dw8_s1).
     transform.iree.match.dim_bounds %acc[1], umin = 8, none : !transform.any_value
     transform.iree.match.dim_bounds %acc[2], umin = 5, none : !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
@@ -1394,6 +1466,153 @@ module attributes {transform.with_named_sequence} {
     %module = transform.include @import_conv failures(propagate) (%cast)
         : (!transform.any_op) -> !transform.any_op
     %func = transform.util.import_symbol @ireerv_dw_q16_s2 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %cast {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
+  transform.named_sequence @fill_dw8_s1(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_value, !transform.any_value) {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
+      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x1xi8>, %v: i32):
+        %one = arith.constant 1 : index
+        %two = arith.constant 2 : index
+        %three = arith.constant 3 : index
+        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+        %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
+        %empty = tensor.empty(%oh, %ow, %c) {"match.operation_name_only"} : tensor<1x?x?x?x1xi32>
+        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?x1xi32>) -> tensor<1x?x?x?x1xi32>
+        %r = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>,
+                                                strides = dense<1> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x1xi8>)
+            outs(%sums : tensor<1x?x?x?x1xi32>) -> tensor<1x?x?x?x1xi32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+
+  // A marked requantisation of an int8 depthwise convolution of stride 1 in the
+  // translator's other form (the cast after it): a call of the depthwise kernel.  Its
+  // layers in the networks here are small (vww's of 6 and 3 rows), and through the
+  // kernel they took 1,102,553 cycles against IREE's 1,411,504 (a call of vww, the
+  // default harts).  The prescaled 12x12 -> 6x6 one of vww stays IREE's (as
+  // @requantised_dw16_s1 says): through the kernel vww took 7,657,673 cycles, 7,591,395
+  // without (its table and weights staged at each call, the weight cache's room less).
+  transform.named_sequence @requantised_dw8_s1(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain_scaled failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %add ["linalg.generic"] : !transform.any_op
+    transform.iree.match.regions %add : !transform.any_op {
+      ^bb0(%b: tensor<?xi32>, %a: tensor<1x?x?x?xi32>, %o: tensor<1x?x?x?xi32>):
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%b, %a : tensor<?xi32>, tensor<1x?x?x?xi32>)
+            outs(%o : tensor<1x?x?x?xi32>) {
+        ^bb0(%x: i32, %y: i32, %z: i32):
+          %s = arith.addi %x, %y : i32
+          linalg.yield %s : i32
+        } -> tensor<1x?x?x?xi32>
+    }
+    %collapsed = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
+    %collapse = transform.get_defining_op %collapsed : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %collapse ["tensor.collapse_shape"] : !transform.any_op
+    %acc = transform.get_operand %collapse[0] : (!transform.any_op) -> !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwcm"] : !transform.any_op
+    %ins, %init = transform.include @fill_dw8_s1 failures(propagate) (%conv)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    // 3x3 windows: the kernel's table holds their filters' rows as words.
+    %window = transform.get_operand %conv[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_bounds %window[0], umin = 3, umax = 3 : !transform.any_value
+    transform.iree.match.dim_bounds %window[1], umin = 3, umax = 3 : !transform.any_value
+    %bias = transform.get_operand %add[0] : (!transform.any_op) -> !transform.any_value
+    %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %cast[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %ins, %shape, %bias, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%cast)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_dw_q8_s1 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %cast {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
+  transform.named_sequence @fill_dw8_s2(%op: !transform.any_op {transform.readonly})
+      -> (!transform.any_value, !transform.any_value) {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
+      ^bb0(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x1xi8>, %v: i32):
+        %one = arith.constant 1 : index
+        %two = arith.constant 2 : index
+        %three = arith.constant 3 : index
+        %oh = tensor.dim %x, %one : tensor<1x?x?x?xi8>
+        %ow = tensor.dim %x, %two : tensor<1x?x?x?xi8>
+        %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
+        %empty = tensor.empty(%oh, %ow, %c) {"match.operation_name_only"} : tensor<1x?x?x?x1xi32>
+        %sums = linalg.fill ins(%v : i32) outs(%empty : tensor<1x?x?x?x1xi32>) -> tensor<1x?x?x?x1xi32>
+        %r = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>,
+                                                strides = dense<2> : tensor<2xi64>}
+            ins(%x, %w : tensor<1x?x?x?xi8>, tensor<?x?x?x1xi8>)
+            outs(%sums : tensor<1x?x?x?x1xi32>) -> tensor<1x?x?x?x1xi32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+
+  // A marked requantisation of an int8 depthwise convolution of stride 2 in the
+  // translator's other form (the cast after it): a call of the depthwise kernel.
+  transform.named_sequence @requantised_dw8_s2(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain_scaled failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %add ["linalg.generic"] : !transform.any_op
+    transform.iree.match.regions %add : !transform.any_op {
+      ^bb0(%b: tensor<?xi32>, %a: tensor<1x?x?x?xi32>, %o: tensor<1x?x?x?xi32>):
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%b, %a : tensor<?xi32>, tensor<1x?x?x?xi32>)
+            outs(%o : tensor<1x?x?x?xi32>) {
+        ^bb0(%x: i32, %y: i32, %z: i32):
+          %s = arith.addi %x, %y : i32
+          linalg.yield %s : i32
+        } -> tensor<1x?x?x?xi32>
+    }
+    %collapsed = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
+    %collapse = transform.get_defining_op %collapsed : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %collapse ["tensor.collapse_shape"] : !transform.any_op
+    %acc = transform.get_operand %collapse[0] : (!transform.any_op) -> !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwcm"] : !transform.any_op
+    %ins, %init = transform.include @fill_dw8_s2 failures(propagate) (%conv)
+        : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    // 3x3 windows: the kernel's table holds their filters' rows as words.
+    %window = transform.get_operand %conv[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_bounds %window[0], umin = 3, umax = 3 : !transform.any_value
+    transform.iree.match.dim_bounds %window[1], umin = 3, umax = 3 : !transform.any_value
+    %bias = transform.get_operand %add[0] : (!transform.any_op) -> !transform.any_value
+    %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %cast[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %ins, %shape, %bias, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%cast)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_dw_q8_s2 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     transform.util.cast_and_call %func(%all) -> %out after %cast {
       transform.type_conversion.tensor.cast_shape_dynamic_dims
@@ -1717,6 +1936,16 @@ module attributes {transform.with_named_sequence} {
       transform.sequence %cast : !transform.any_op failures(suppress) {
       ^bb0(%c: !transform.any_op):
         transform.include @requantised_dw16_s2 failures(propagate) (%c)
+            : (!transform.any_op) -> ()
+      }
+      transform.sequence %cast : !transform.any_op failures(suppress) {
+      ^bb0(%c: !transform.any_op):
+        transform.include @requantised_dw8_s1 failures(propagate) (%c)
+            : (!transform.any_op) -> ()
+      }
+      transform.sequence %cast : !transform.any_op failures(suppress) {
+      ^bb0(%c: !transform.any_op):
+        transform.include @requantised_dw8_s2 failures(propagate) (%c)
             : (!transform.any_op) -> ()
       }
     }
