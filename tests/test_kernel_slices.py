@@ -97,8 +97,8 @@ def test_the_header_lists_the_terms_and_the_kernels() -> None:
 
 
 def test_the_depthwise_kernel_has_its_channels_for_filters() -> None:
-    """ireerv_dw_q8 (no f): weights kh * kw * c, 15 words a channel (the 12 columns and the
-    filter's rows); a workgroup's `rows` output rows of ow * c, from `span` input rows
+    """ireerv_dw_q8 (no f): weights kh * kw * c, 9 words a channel (the filter's rows and the
+    requantisation's figures); a workgroup's `rows` output rows of ow * c, from `span` input rows
     (here a literal, as where every call site shares one)."""
     call = ("call @ireerv_conv_q8(%b0, %o0, %b1, %o1, %b2, %o2, %b3, %o3, %18#4, %18#5, "
             "%18#6, %18#7, %c3, %c3, %18#8, %c2, %c0_i32, %workgroup_id_x)")
@@ -110,6 +110,6 @@ def test_the_depthwise_kernel_has_its_channels_for_filters() -> None:
     assert masks == (0b011, 0b100)
     assert slices == (
         Slice(0, 0, (1, 0, 0), 3, 0, False, (7, 8, 4, 5), (4, 5)),  # input rows
-        Slice(0, 0, (0, 0, 0), 60, 1, False, (), (5,)),  # 15 words a channel
+        Slice(0, 0, (0, 0, 0), 36, 1, False, (), (5,)),  # 9 words a channel
         Slice(1, 0, (0, 0, 0), 9, 2, False, (), (5,)),  # weights: 3 * 3 * c
         Slice(2, 0, (1, 0, 0), 1, 3, True, (7, 6, 5), (7, 6, 5)))  # output rows

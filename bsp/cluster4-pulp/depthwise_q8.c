@@ -6,8 +6,8 @@
  * over int32 sums.
  *
  * Layouts: input [IH][IW][C] (padded already), weights [KH][KW][C] (int8),
- * outputs [OH][OW][C], the table [C][DW_COLUMNS]: the requantisation's columns
- * (requant_q8.h) and the filter's rows as words.  A channel at a time along its
+ * outputs [OH][OW][C], the table [C][DW_COLUMNS]: the filter's rows as words and the
+ * requantisation's figures (below).  A channel at a time along its
  * rows: its filter words and columns in registers, the window's rows as words too,
  * each output one new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b
  * a row; without the sign term, hardware loop 0 of 19 instructions an output with
@@ -20,12 +20,27 @@
 #include "requant_q8.h"
 #include "xcv_insn.h"
 
-/* The table's columns a channel: requant_q8.h's, then the three rows of a 3x3 filter
- * as words that meet SHIFT_IN's: a row's 3 weights last first, then 0 (bytes w[2],
- * w[1], w[0], 0).  iree-data-tiling.mlir makes them at compile time: built here, a
- * channel's 9 byte loads and their shifts cost about 20 cycles a row of outputs,
- * which kws's rows of 5 outputs could not repay. */
-enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
+/* A channel's row of the table, 9 words (iree-data-tiling.mlir's @ireerv_dw_table makes
+ * them at compile time from the translator's columns, requant_q8.h's): the three rows
+ * of a 3x3 filter as words that meet SHIFT_IN's (a row's 3 weights last first, then 0:
+ * bytes w[2], w[1], w[0], 0; built here, a channel's 9 byte loads and their shifts
+ * cost about 20 cycles a row of outputs, which kws's rows of 5 outputs could not
+ * repay); the multiplier, the nudge and the shift; the left shift of the sums and the
+ * constant added to them, OUTPUT's `pre` and `base` (the fill, the bias and a prescaled
+ * layer's biases: ((fill + bias) << pre) + biases, and without the sign term the
+ * requantisation's left shift applied too); MODE, the clamp's low and high and the
+ * constant after the shift as bytes 0-2, the sign term (bit 24) and the requantisation's
+ * left shift (bits 25-29, for the sign term's channels).  The table is a constant
+ * staged at each call where the weight cache has no room for it (vww: 1,176 channels;
+ * 15 words a channel before). */
+enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_PRE, DW_BASE, DW_MODE, DW_COLUMNS };
+#define DW_SIGNED (1u << 24)
+
+/* MODE's fields. */
+#define MODE_LOW(mode) ((int32_t)(int8_t)(mode))
+#define MODE_HIGH(mode) ((int32_t)(int8_t)((mode) >> 8))
+#define MODE_AFTER(mode) ((int32_t)(int8_t)((mode) >> 16))
+#define MODE_LEFT(mode) ((int32_t)((mode) >> 25))
 
 /* Shift the next input of each of the window's rows into its word (the pointers move
  * on by c): a word's bytes are the row's inputs newest first, so the window's 3 are
@@ -138,15 +153,12 @@ enum { ROW0 = COLUMNS, ROW1, ROW2, DW_COLUMNS };
  * rows: kws's rows are 5 outputs, and setting them took 45 cycles a row. */
 static inline __attribute__((always_inline)) void channel_3x3(
     int8_t *out, const int8_t *top, size_t pitch, size_t c, size_t ow, const int32_t *t,
-    int32_t fill, size_t rows, size_t down, const int sw, const int signed_) {
+    size_t rows, size_t down, const int sw, const int signed_) {
   const uint32_t k0 = (uint32_t)t[ROW0], k1 = (uint32_t)t[ROW1], k2 = (uint32_t)t[ROW2];
-  const int32_t m = t[MULTIPLIERS], nudge = t[NUDGES], shift = t[SHIFTS];
-  const int32_t after = t[AFTER], low = t[LOW], high = t[HIGH], left = t[LEFTS];
-  /* The sum from `fill` plus the bias, shifted by pre, plus the prescaled biases:
-   * the bias and fill shifted once here (and by `left` too without the sign term). */
-  const int32_t biased = (int32_t)((uint32_t)(fill + t[BIAS]) << t[PRE]) + t[BIASES];
-  const int32_t pre = signed_ ? t[PRE] : t[PRE] + left;
-  const int32_t base = signed_ ? biased : (int32_t)((uint32_t)biased << left);
+  const int32_t m = t[DW_M], nudge = t[DW_NUDGE], shift = t[DW_SHIFT];
+  const uint32_t mode = (uint32_t)t[DW_MODE];
+  const int32_t after = MODE_AFTER(mode), low = MODE_LOW(mode), high = MODE_HIGH(mode);
+  const int32_t left = MODE_LEFT(mode), pre = t[DW_PRE], base = t[DW_BASE];
   const int clipped = !(after | (low + 128) | (high - 127));
   if (!signed_) {
     /* A row's first window takes 2 inputs a row before its loop (1 at stride 2), each
@@ -193,32 +205,32 @@ static inline __attribute__((always_inline)) void channel_3x3(
 #define ROW(name, sw)                                                            \
   static __attribute__((noinline)) void name(                                  \
       int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow, const int32_t *t, \
-      int32_t fill, size_t rows, size_t down) {                                \
+      size_t rows, size_t down) {                                              \
     for (const int32_t *last = t + c * DW_COLUMNS; t != last; ++o, ++in, t += DW_COLUMNS) \
-      if (t[SIGNS])                                                            \
-        channel_3x3(o, in, pitch, c, ow, t, fill, rows, down, sw, 1);          \
+      if ((uint32_t)t[DW_MODE] & DW_SIGNED)                                    \
+        channel_3x3(o, in, pitch, c, ow, t, rows, down, sw, 1);                \
       else                                                                     \
-        channel_3x3(o, in, pitch, c, ow, t, fill, rows, down, sw, 0);          \
+        channel_3x3(o, in, pitch, c, ow, t, rows, down, sw, 0);                \
   }
 ROW(rows_s1, 1)
 ROW(rows_s2, 2)
 
 /* Any other window and stride: the products one at a time. */
 static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, size_t ow,
-                        const int8_t *w, const int32_t *t, int32_t fill, size_t kh,
-                        size_t kw, size_t sw) {
-  const int32_t pre = t[PRE];
-  const int32_t base = (int32_t)((uint32_t)(fill + t[BIAS]) << pre) + t[BIASES];
+                        const int8_t *w, const int32_t *t, size_t kh, size_t kw, size_t sw) {
+  const uint32_t mode = (uint32_t)t[DW_MODE];
+  const int32_t after = MODE_AFTER(mode), low = MODE_LOW(mode), high = MODE_HIGH(mode);
   for (size_t x = 0; x < ow; ++x, o += c) {
     int32_t s = 0;
     for (size_t r = 0; r < kh; ++r)
       for (size_t j = 0; j < kw; ++j)
         s += in[r * pitch + (x * sw + j) * c] * w[(r * kw + j) * c];
-    const int32_t v = (int32_t)((uint32_t)s << pre) + base;
-    store_byte(o, t[SIGNS] ? requantise(v, t[LEFTS], t[MULTIPLIERS], 1, t[NUDGES], t[SHIFTS],
-                                        t[AFTER], t[LOW], t[HIGH], 0)
-                           : requantise(v, t[LEFTS], t[MULTIPLIERS], 0, t[NUDGES], t[SHIFTS],
-                                        t[AFTER], t[LOW], t[HIGH], 0));
+    const int32_t v = (int32_t)((uint32_t)s << t[DW_PRE]) + t[DW_BASE];
+    store_byte(o, mode & DW_SIGNED
+                      ? requantise(v, MODE_LEFT(mode), t[DW_M], 1, t[DW_NUDGE], t[DW_SHIFT],
+                                   after, low, high, 0)
+                      : requantise(v, 0, t[DW_M], 0, t[DW_NUDGE], t[DW_SHIFT], after, low,
+                                   high, 0));
   }
 }
 
@@ -226,7 +238,8 @@ static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, siz
  * channels, strides sh down and sw across, requantised to int8 with the columns `table`
  * ([C][DW_COLUMNS]; its filter words serve 3x3 windows, the others read `weights`,
  * [KH][KW][C]).  `span`, the input rows they read ((rows - 1) * sh + kh), is for the
- * harts' copies (harts/kernel_slices.py). */
+ * harts' copies (harts/kernel_slices.py); `fill`, the sums' first value, is in the
+ * table's DW_BASE. */
 void ireerv_dw_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
                   size_t weights_offset, const int32_t *table, size_t table_offset,
                   int8_t *bytes, size_t bytes_offset, size_t iw, size_t c, size_t ow,
@@ -236,15 +249,16 @@ void ireerv_dw_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
   const int8_t *first = in + in_offset + row * rows * down;
   int8_t *out = bytes + bytes_offset + row * rows * ow * c;
   (void)span;
+  (void)fill;
   weights += weights_offset;
   table += table_offset;
   if (kh == 3 && kw == 3 && sw == 1)
-    rows_s1(out, first, pitch, c, ow, table, fill, rows, down);
+    rows_s1(out, first, pitch, c, ow, table, rows, down);
   else if (kh == 3 && kw == 3 && sw == 2)
-    rows_s2(out, first, pitch, c, ow, table, fill, rows, down);
+    rows_s2(out, first, pitch, c, ow, table, rows, down);
   else
     for (size_t r = 0; r < rows; ++r, first += down, out += ow * c)
       for (size_t ch = 0; ch < c; ++ch)
         channel_any(out + ch, first + ch, pitch, c, ow, weights + ch, table + ch * DW_COLUMNS,
-                    fill, kh, kw, sw);
+                    kh, kw, sw);
 }

@@ -16,6 +16,7 @@ static int8_t input[12 * 7 * 64] __attribute__((aligned(64)));  /* kws5 the larg
 static int8_t weights[9 * 64] __attribute__((aligned(64)));
 static int8_t bytes[10 * 10 * 64] __attribute__((aligned(64)));
 static int32_t table[64 * DW_COLUMNS];
+static int32_t columns[64 * COLUMNS];  /* requant_q8.h's, the reference's */
 
 static int8_t next_byte(uint32_t *state) {
   *state = *state * 1103515245u + 12345u;
@@ -25,7 +26,7 @@ static int8_t next_byte(uint32_t *state) {
 /* requant_generic.compute for channel g's columns: the sum from fill plus the bias,
  * shifted by the prescaled layer's pre, plus its biases. */
 static int32_t compute(int32_t x, int g) {
-  const int32_t *t = table + g * DW_COLUMNS;
+  const int32_t *t = columns + g * COLUMNS;
   x = (int32_t)((uint32_t)(x + t[BIAS]) << t[PRE]) + t[BIASES];
   int64_t wide = (int64_t)(x * (t[LEFTS] ? 4 : 1)) * t[MULTIPLIERS];
   int32_t total = (int32_t)(wide >> 32) + t[NUDGES];
@@ -34,20 +35,35 @@ static int32_t compute(int32_t x, int g) {
   return r < t[LOW] ? t[LOW] : r > t[HIGH] ? t[HIGH] : r;
 }
 
+/* A channel's row of the kernel's table from its columns t and its 3x3 filter w (rows
+ * c bytes apart, or NULL), as iree-data-tiling.mlir's @ireerv_dw_table makes it. */
+static void pack(int32_t *row, const int32_t *t, const int8_t *w, int c, int32_t fill) {
+  for (int r = 0; r < 3; ++r) {
+    uint32_t word = 0;
+    for (int j = 0; w && j < 3; ++j) word = word << 8 | (uint8_t)w[(r * 3 + j) * c];
+    row[ROW0 + r] = (int32_t)word;
+  }
+  const int signed_ = t[SIGNS] != 0;
+  const int32_t biased = (int32_t)((uint32_t)(fill + t[BIAS]) << t[PRE]) + t[BIASES];
+  row[DW_M] = t[MULTIPLIERS];
+  row[DW_NUDGE] = t[NUDGES];
+  row[DW_SHIFT] = t[SHIFTS];
+  row[DW_PRE] = signed_ ? t[PRE] : t[PRE] + t[LEFTS];
+  row[DW_BASE] = signed_ ? biased : (int32_t)((uint32_t)biased << t[LEFTS]);
+  row[DW_MODE] = (int32_t)((uint32_t)(t[LOW] & 255) | (uint32_t)(t[HIGH] & 255) << 8 |
+                           (uint32_t)(t[AFTER] & 255) << 16 | (signed_ ? DW_SIGNED : 0) |
+                           (uint32_t)t[LEFTS] << 25);
+}
+
 /* Columns for c channels: a bias or a prescaled layer's biases and pre (every
  * `scaled`th channel), the left shift 2, multipliers of 2^30 and more, the sign
  * term on every other channel, nudges of 1 + 2^e, shifts 1 + e, clamps of a ReLU
  * or of int8; for k x k windows of 3, the filter's rows as words (bytes w[2], w[1],
  * w[0], 0), as iree-data-tiling.mlir makes them. */
-static void make_table(int c, int k, int scaled, uint32_t *state) {
+static void make_table(int c, int k, int scaled, int32_t fill, uint32_t *state) {
   for (int g = 0; g < c; ++g) {
     const int e = 8 + g % 6, zp = (g % 3) * 5 - 5;
-    int32_t *t = table + g * DW_COLUMNS;
-    for (int r = 0; r < 3; ++r) {
-      uint32_t word = 0;
-      for (int j = 0; k == 3 && j < 3; ++j) word = word << 8 | (uint8_t)weights[(r * 3 + j) * c + g];
-      t[ROW0 + r] = (int32_t)word;
-    }
+    int32_t *t = columns + g * COLUMNS;
     const int prescaled = scaled && g % scaled == 0;
     t[BIAS] = prescaled ? 0 : next_byte(state) * 37;
     t[BIASES] = prescaled ? next_byte(state) * 300 : 0;
@@ -63,6 +79,7 @@ static void make_table(int c, int k, int scaled, uint32_t *state) {
     t[AFTER] = g % 4 && !clipped ? zp : 0;
     t[LOW] = g % 2 && !clipped ? zp : -128;
     t[HIGH] = 127;
+    pack(table + g * DW_COLUMNS, t, k == 3 ? weights + g : NULL, c, fill);
   }
 }
 
@@ -72,7 +89,7 @@ static int check_rows(const char *name, int ih, int iw, int c, int k, int s, int
                       int group) {
   const int oh = (ih - k) / s + 1, ow = (iw - k) / s + 1, fill = -77;
   uint32_t state = 777;
-  make_table(c, k, scaled, &state);
+  make_table(c, k, scaled, fill, &state);
   uint64_t start = bsp_cycles();
   for (int row = 0; row < oh / group; ++row)
     ireerv_dw_q8(input, 0, weights, 0, table, 0, bytes, 0, iw, c, ow, k, k, s, s, group,

@@ -39,7 +39,7 @@ _PARAMETERS = {
 }
 _OUT_BYTES = {"ireerv_conv_s8": 4, "ireerv_conv_q8": 1, "ireerv_dw_q8": 1}
 _COLUMNS = 12  # requant_q8.h's COLUMNS: words of the table a filter
-_DW_COLUMNS = 15  # depthwise_q8.c's DW_COLUMNS: those and the filter's 3 rows as words
+_DW_COLUMNS = 9  # depthwise_q8.c's DW_COLUMNS: the filter's 3 rows as words, the requantisation's 6
 
 # buffer -> (literal factor, parameters multiplied) for the step of workgroup x and the
 # length; `filled`: the workgroup writes all of it.
