@@ -185,11 +185,13 @@ def test_the_depthwise_kernel_is_exact(fetcher: Fetcher, toolchain: Toolchain,
                                        tmp_path: Path) -> None:
     """The int8 depthwise convolution (bsp/cluster4-pulp/depthwise_q8.c), one hart, on
     each kind the board's spec hands it, a row a call and rows in groups, every output
-    checked: 3x3 over 16 channels in rows of 8 outputs take 40,850 cycles for 9,216
-    MACs, 39.9 an output (half the channels here have the sign term, in C, the others
+    checked: 3x3 over 16 channels in rows of 8 outputs take 40,770 cycles for 9,216
+    MACs, 39.8 an output (half the channels here have the sign term, in C, the others
     run the hardware loops, 21 instructions an output, 19 with cv.clip, 15 words
-    fetched); kws's rows of 5 over 64 channels 100,559, 44.9 an output, and in groups
-    of 5 rows (`kws5`) 117,502 for 3,200 outputs, 36.7 an output."""
+    fetched); kws's rows of 5 over 64 channels 100,320, 44.8 an output, and in groups
+    of 5 rows (`kws5`) 116,660 for 3,200 outputs, 36.5 an output.  The table is the
+    kernel's 9 words a channel, packed from the translator's columns as the spec packs
+    them (`pack`)."""
     figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "depthwise",
                                      "depthwise_q8.c")
     assert len(figures) == 9, lines
