@@ -782,9 +782,7 @@ module attributes {transform.with_named_sequence} {
       %low: tensor<?xi32>, %high: tensor<?xi32>, %pres: tensor<?xi32>,
       %w: tensor<?x?x?xi8>, %fill: i32) -> tensor<?xi32>
       attributes {inlining_policy = #util.inline.always} {
-    %zero = arith.constant 0 : index
     %two = arith.constant 2 : index
-    %nine = arith.constant 9 : index
     %c = tensor.dim %w, %two : tensor<?x?x?xi8>
     %words_empty = tensor.empty(%c) : tensor<?x3xi32>
     %words = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, 0, d0)>,
