@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bare_metal import ImageBuilder
-from conftest import need_module, require_input
+from conftest import need_module, needs_qemu, require_input
 from scons_helpers import scons
 from shared_runs import SharedRuns
 from test_verilator_build import assemble, run_sim
@@ -336,3 +336,62 @@ def test_requantised_convolutions_write_int8(tree: Path, fetcher: Fetcher,
     folder = _run_exactly(tree, fetcher, requantised_net(tmp_path / "requantised.tflite"))
     image_map = (folder / "image.map").read_text()
     assert "ireerv_conv_q8" in image_map and "conv_2d_nhwc_hwcf" not in image_map
+
+
+def _depthwise(g: Graph, seed: int, x: int, c: int, out: tuple[int, ...], stride: int,
+               activation: str, zero_point: int, name: str) -> int:
+    """An int8 3x3 DEPTHWISE_CONV_2D (SAME, per-channel weights) of c channels."""
+    rng = np.random.default_rng(seed)
+    scales = list(rng.uniform(0.005, 0.02, c))
+    w = g.tensor(f"{name}_w", (1, 3, 3, c), np.int8, rng.integers(-127, 128, 9 * c),
+                 scales, [0] * c, axis=3)
+    b = g.tensor(f"{name}_b", (c,), np.int32, rng.integers(-400, 400, c),
+                 [0.05 * s for s in scales], [0] * c)
+    y = g.tensor(name, out, np.int8, scale=0.06, zero_point=zero_point)
+    g.op("DEPTHWISE_CONV_2D", [x, w, b], [y], padding="SAME", stride=(stride, stride),
+         multiplier=1, activation=activation)
+    return y
+
+
+def depthwise_net(path: Path) -> Path:
+    """Depthwise layers of the translator's int8 form (more than 1,024 bytes of weights,
+    formats/prescaled.py), each reading the first: 12 rows of stride 1 after a ReLU (rows
+    in groups), and 6 of stride 2 (one workgroup) without one, whose requantisation has
+    the sign term and a constant after the shift, and after a ReLU of zero point -2."""
+    g = Graph()
+    x = g.tensor("x", (1, 12, 12, 128), np.int8, scale=0.5, zero_point=-1)
+    a = _depthwise(g, 41, x, 128, (1, 12, 12, 128), 1, "RELU", -128, "relu")
+    b = _depthwise(g, 42, a, 128, (1, 6, 6, 128), 2, "NONE", 3, "signed")
+    c = _depthwise(g, 43, a, 128, (1, 6, 6, 128), 2, "RELU", -2, "after")
+    return save(g, path, [x], [a, b, c])
+
+
+@pytest.mark.cluster
+@pytest.mark.upstream
+@needs_qemu
+def test_int8_depthwise_layers_call_the_depthwise_kernel(tree: Path, fetcher: Fetcher,
+                                                         tmp_path: Path) -> None:
+    """The spec hands 3x3 depthwise layers of int8 weights (the bias added before the
+    requantisation) to ireerv_dw_q8 with a table of 9 words a channel made at compile
+    time (vww: 7,741,012 -> 7,434,034 cycles a call): no depthwise convolution of IREE's
+    own is left, and the outputs are IREE's own code's on qemu-virt bit for bit, the sign
+    term's too.  Both pass against LiteRT within its tolerance, not bit for bit: where
+    no ReLU clamps the negative sums, LiteRT's int8 3x3 depthwise rounds some of them 1
+    higher than the translator's requantisation (board-independent; the networks' depthwise
+    layers all have a ReLU)."""
+    need_module("ai_edge_litert")
+    for name in ("verilator", "cluster-tb-pulp"):
+        require_input(fetcher, name)
+    model = depthwise_net(tmp_path / "depthwise.tflite")
+    outputs = {}
+    for board in ("cluster4-pulp", "qemu-virt"):
+        outputs[board] = tmp_path / f"{board}.npz"
+        out = scons(tree, "run", f"MODEL={model}", f"BOARD={board}",
+                    f"OUTPUT={outputs[board]}").stdout
+        assert "PASS: " in out, out[-2000:]
+    image_map = (tree / "build" / "cluster4-pulp" / "depthwise" / "image.map").read_text()
+    assert "ireerv_dw_q8" in image_map and "depthwise_conv_2d" not in image_map
+    kernel, iree = (np.load(outputs[b]) for b in ("cluster4-pulp", "qemu-virt"))
+    assert sorted(kernel.files) == sorted(iree.files) and len(kernel.files) == 3
+    for name in kernel.files:
+        assert np.array_equal(kernel[name], iree[name]), name
