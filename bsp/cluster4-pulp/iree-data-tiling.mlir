@@ -1539,6 +1539,43 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // The ops around an int8 depthwise convolution of the translator's other form that
+  // the depthwise kernel takes (as @requant_chain for the convolutions): a marked
+  // requantisation (the cast after it) of the sums plus the bias, [C] (a generic), of
+  // a 3x3 depthwise_conv_2d_nhwc_hwcm whose [1][OH][OW][C][1] sums are collapsed.
+  transform.named_sequence @dw8_chain(%cast: !transform.any_op {transform.readonly}) {
+    transform.include @requant_chain_scaled failures(propagate) (%cast) : (!transform.any_op) -> ()
+    %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
+    %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
+    %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
+    %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %add ["linalg.generic"] : !transform.any_op
+    transform.iree.match.regions %add : !transform.any_op {
+      ^bb0(%b: tensor<?xi32>, %a: tensor<1x?x?x?xi32>, %o: tensor<1x?x?x?xi32>):
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%b, %a : tensor<?xi32>, tensor<1x?x?x?xi32>)
+            outs(%o : tensor<1x?x?x?xi32>) {
+        ^bb0(%x: i32, %y: i32, %z: i32):
+          %s = arith.addi %x, %y : i32
+          linalg.yield %s : i32
+        } -> tensor<1x?x?x?xi32>
+    }
+    %collapsed = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
+    %collapse = transform.get_defining_op %collapsed : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %collapse ["tensor.collapse_shape"] : !transform.any_op
+    %acc = transform.get_operand %collapse[0] : (!transform.any_op) -> !transform.any_value
+    %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
+    transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwcm"] : !transform.any_op
+    // 3x3 windows: the kernel's table holds their filters' rows as words.
+    %window = transform.get_operand %conv[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.dim_bounds %window[0], umin = 3, umax = 3 : !transform.any_value
+    transform.iree.match.dim_bounds %window[1], umin = 3, umax = 3 : !transform.any_value
+    transform.yield
+  }
+
   transform.named_sequence @fill_dw8_s1(%op: !transform.any_op {transform.readonly})
       -> (!transform.any_value, !transform.any_value) {
     %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %op {
@@ -1567,37 +1604,17 @@ module attributes {transform.with_named_sequence} {
   // @requantised_dw16_s1 says): through the kernel vww took 7,657,673 cycles, 7,591,395
   // without (its table and weights staged at each call, the weight cache's room less).
   transform.named_sequence @requantised_dw8_s1(%cast: !transform.any_op {transform.readonly}) {
-    transform.include @requant_chain_scaled failures(propagate) (%cast) : (!transform.any_op) -> ()
+    transform.include @dw8_chain failures(propagate) (%cast) : (!transform.any_op) -> ()
     %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
     %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
     %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
     %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
-    transform.match.operation_name %add ["linalg.generic"] : !transform.any_op
-    transform.iree.match.regions %add : !transform.any_op {
-      ^bb0(%b: tensor<?xi32>, %a: tensor<1x?x?x?xi32>, %o: tensor<1x?x?x?xi32>):
-        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>,
-                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
-                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
-                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-            ins(%b, %a : tensor<?xi32>, tensor<1x?x?x?xi32>)
-            outs(%o : tensor<1x?x?x?xi32>) {
-        ^bb0(%x: i32, %y: i32, %z: i32):
-          %s = arith.addi %x, %y : i32
-          linalg.yield %s : i32
-        } -> tensor<1x?x?x?xi32>
-    }
     %collapsed = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
     %collapse = transform.get_defining_op %collapsed : (!transform.any_value) -> !transform.any_op
-    transform.match.operation_name %collapse ["tensor.collapse_shape"] : !transform.any_op
     %acc = transform.get_operand %collapse[0] : (!transform.any_op) -> !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
-    transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwcm"] : !transform.any_op
     %ins, %init = transform.include @fill_dw8_s1 failures(propagate) (%conv)
         : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    // 3x3 windows: the kernel's table holds their filters' rows as words.
-    %window = transform.get_operand %conv[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.dim_bounds %window[0], umin = 3, umax = 3 : !transform.any_value
-    transform.iree.match.dim_bounds %window[1], umin = 3, umax = 3 : !transform.any_value
     %bias = transform.get_operand %add[0] : (!transform.any_op) -> !transform.any_value
     %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
     %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
@@ -1638,37 +1655,17 @@ module attributes {transform.with_named_sequence} {
   // A marked requantisation of an int8 depthwise convolution of stride 2 in the
   // translator's other form (the cast after it): a call of the depthwise kernel.
   transform.named_sequence @requantised_dw8_s2(%cast: !transform.any_op {transform.readonly}) {
-    transform.include @requant_chain_scaled failures(propagate) (%cast) : (!transform.any_op) -> ()
+    transform.include @dw8_chain failures(propagate) (%cast) : (!transform.any_op) -> ()
     %requantised = transform.get_operand %cast[0] : (!transform.any_op) -> !transform.any_value
     %r = transform.get_defining_op %requantised : (!transform.any_value) -> !transform.any_op
     %sums = transform.get_operand %r[0] : (!transform.any_op) -> !transform.any_value
     %add = transform.get_defining_op %sums : (!transform.any_value) -> !transform.any_op
-    transform.match.operation_name %add ["linalg.generic"] : !transform.any_op
-    transform.iree.match.regions %add : !transform.any_op {
-      ^bb0(%b: tensor<?xi32>, %a: tensor<1x?x?x?xi32>, %o: tensor<1x?x?x?xi32>):
-        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>,
-                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
-                                              affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
-                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-            ins(%b, %a : tensor<?xi32>, tensor<1x?x?x?xi32>)
-            outs(%o : tensor<1x?x?x?xi32>) {
-        ^bb0(%x: i32, %y: i32, %z: i32):
-          %s = arith.addi %x, %y : i32
-          linalg.yield %s : i32
-        } -> tensor<1x?x?x?xi32>
-    }
     %collapsed = transform.get_operand %add[1] : (!transform.any_op) -> !transform.any_value
     %collapse = transform.get_defining_op %collapsed : (!transform.any_value) -> !transform.any_op
-    transform.match.operation_name %collapse ["tensor.collapse_shape"] : !transform.any_op
     %acc = transform.get_operand %collapse[0] : (!transform.any_op) -> !transform.any_value
     %conv = transform.get_defining_op %acc : (!transform.any_value) -> !transform.any_op
-    transform.match.operation_name %conv ["linalg.depthwise_conv_2d_nhwc_hwcm"] : !transform.any_op
     %ins, %init = transform.include @fill_dw8_s2 failures(propagate) (%conv)
         : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    // 3x3 windows: the kernel's table holds their filters' rows as words.
-    %window = transform.get_operand %conv[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.dim_bounds %window[0], umin = 3, umax = 3 : !transform.any_value
-    transform.iree.match.dim_bounds %window[1], umin = 3, umax = 3 : !transform.any_value
     %bias = transform.get_operand %add[0] : (!transform.any_op) -> !transform.any_value
     %shape = transform.get_operand %cast[1] : (!transform.any_op) -> !transform.any_value
     %columns = transform.get_operand %r[1, 2, 3, 4, 5, 6, 7, 8, 9]
