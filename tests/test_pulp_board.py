@@ -164,13 +164,13 @@ def test_the_convolution_kernel_is_exact_at_under_a_cycle_a_mac(
     """The int8 convolution with cv.sdotsp.b (bsp/cluster4-pulp/conv_sdotp.c), one hart, on
     each kind of layer the board's spec hands it: 8x8 outputs of 16 filters of 3x3x32 take
     125,578 cycles, 0.43 a MAC, with stride 2 133,322, 0.45 a MAC (the bound: 0.9); with
-    the requantisation in the kernel (ireerv_conv_q8) 146,606, 0.50 a MAC; a pointwise
-    layer of kws in rows of 5 (a tile of 4 outputs and one) 91,995, 0.90 a MAC, and
-    85,610, 0.84, with clipped columns (cv.clip: no constant after the shift, the clamp
+    the requantisation in the kernel (ireerv_conv_q8) 146,110, 0.50 a MAC; a pointwise
+    layer of kws in rows of 5 (a tile of 4 outputs and one) 91,355, 0.89 a MAC, and
+    84,810, 0.83, with clipped columns (cv.clip: no constant after the shift, the clamp
     of int8); as the spec hands it, its 25 rows of 5 in 5 of 25, with kws's columns
-    (clipped and plain: no prescaling, no sign term) 67,373, 0.66 a MAC; kws's first
+    (clipped and plain: no prescaling, no sign term) 65,738, 0.64 a MAC; kws's first
     layer, 16 filters of 10 x 2 taps over channel pairs (a window's row one word),
-    94,180, 1.18 a MAC, with kws's columns 77,705, 0.97 (its requantisation weighs on
+    91,980, 1.15 a MAC, with kws's columns 75,380, 0.94 (its requantisation weighs on
     40 MACs an output)."""
     figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "conv")
     assert len(figures) == 14, lines
@@ -185,11 +185,11 @@ def test_the_depthwise_kernel_is_exact(fetcher: Fetcher, toolchain: Toolchain,
                                        tmp_path: Path) -> None:
     """The int8 depthwise convolution (bsp/cluster4-pulp/depthwise_q8.c), one hart, on
     each kind the board's spec hands it, a row a call and rows in groups, every output
-    checked: 3x3 over 16 channels in rows of 8 outputs take 40,770 cycles for 9,216
-    MACs, 39.8 an output (half the channels here have the sign term, in C, the others
-    run the hardware loops, 21 instructions an output, 19 with cv.clip, 15 words
-    fetched); kws's rows of 5 over 64 channels 100,320, 44.8 an output, and in groups
-    of 5 rows (`kws5`) 116,660 for 3,200 outputs, 36.5 an output.  The table is the
+    checked: 3x3 over 16 channels in rows of 8 outputs take 39,930 cycles for 9,216
+    MACs, 39.0 an output (half the channels here have the sign term, in C, the others
+    run the hardware loops, 20 instructions an output, 18 with cv.clip, 15 words
+    fetched); kws's rows of 5 over 64 channels 98,633, 44.0 an output, and in groups
+    of 5 rows (`kws5`) 113,874 for 3,200 outputs, 35.6 an output.  The table is the
     kernel's 9 words a channel, packed from the translator's columns as the spec packs
     them (`pack`)."""
     figures, lines = _kernel_figures(fetcher, toolchain, tmp_path, "depthwise",

@@ -10,9 +10,10 @@
  * requantisation's figures (below).  A channel at a time along its
  * rows: its filter words and columns in registers, the window's rows as words too,
  * each output one new input a row (cv.lbu with post-increment by C) and a cv.sdotsp.b
- * a row; without the sign term, hardware loop 0 of 19 instructions an output with
- * cv.clip, 15 words fetched (21 and 17 with cv.max, cv.min and the constant after
- * the shift; the requantisation's mulh takes 5 of its cycles), inside hardware loop 1
+ * a row; without the sign term, hardware loop 0 of 18 instructions an output with
+ * cv.clip, 15 words fetched (17 and 14 where the sums take no left shift, 20 and 17
+ * with cv.max, cv.min and the constant after the shift; the requantisation's mulh
+ * takes 5 of its cycles, cv.addNr adds the nudge and shifts), inside hardware loop 1
  * over the rows. */
 #include <stddef.h>
 #include <stdint.h>
@@ -60,9 +61,9 @@ enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_PRE, DW_BASE, DW_MODE, DW_
     int32_t s = 0;                                                             \
     s = sdotsp_b(s, r0, k0); s = sdotsp_b(s, r1, k1); s = sdotsp_b(s, r2, k2);  \
     const int32_t v = (int32_t)((uint32_t)s << pre) + base;                    \
-    int32_t q = (int32_t)(((int64_t)(int32_t)((uint32_t)v << left) * m) >> 32) + nudge; \
+    int32_t q = (int32_t)(((int64_t)(int32_t)((uint32_t)v << left) * m) >> 32); \
     q += (int32_t)((uint32_t)(v >> 31) << 1);                                  \
-    store_byte(o, cv_min(cv_max((q >> shift) + after, low), high));            \
+    store_byte(o, cv_min(cv_max(cv_add_shift(q, nudge, shift) + after, low), high)); \
     o += c;                                                                    \
   } while (0)
 
@@ -86,9 +87,10 @@ enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_PRE, DW_BASE, DW_MODE, DW_
   ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t" /* cv.dotsp.b: no sum before */ \
   ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t" /* cv.sdotsp.b */            \
   ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
-  "sll %[s], %[s], %[pre]\n\t" COMPRESSED("add %[s], %[s], %[base]\n\t")       \
-  "mulh %[s], %[s], %[m]\n\t" COMPRESSED("add %[s], %[s], %[nudge]\n\t")       \
-  "sra %[s], %[s], %[shift]\n\tadd %[s], %[s], %[after]\n\t"                    \
+  "sll %[s], %[s], %[pre]\n\tadd %[s], %[s], %[base]\n\t"                      \
+  "mulh %[s], %[s], %[m]\n\t"                                                   \
+  ".insn r 0x2b, 3, 0x40, %[s], %[nudge], %[shift]\n\t" /* cv.addNr */        \
+  "add %[s], %[s], %[after]\n\t"                                               \
   ".insn r 0x2b, 3, 0x2d, %[s], %[s], %[low]\n\t" /* cv.max */                 \
   ".insn r 0x2b, 3, 0x2b, %[s], %[s], %[high]\n\t" /* cv.min */                \
   ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t" /* cv.sb s, c(o!) */
@@ -98,10 +100,20 @@ enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_PRE, DW_BASE, DW_MODE, DW_
   ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t"                               \
   ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t"                               \
   ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
-  "sll %[s], %[s], %[pre]\n\t" COMPRESSED("add %[s], %[s], %[base]\n\t")       \
-  "mulh %[s], %[s], %[m]\n\t" COMPRESSED("add %[s], %[s], %[nudge]\n\t")       \
-  "sra %[s], %[s], %[shift]\n\t"                                               \
+  "sll %[s], %[s], %[pre]\n\tadd %[s], %[s], %[base]\n\t"                      \
+  "mulh %[s], %[s], %[m]\n\t"                                                   \
+  ".insn r 0x2b, 3, 0x40, %[s], %[nudge], %[shift]\n\t"                        \
   ".insn r 0x2b, 3, 0x38, %[s], %[s], x8\n\t" /* cv.clip s, s, 8 */           \
+  ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t"
+/* OUTPUT_CLIP_ASM for channels whose sums take no left shift (no prescaled weights,
+ * no requantisation's left shift: vww's layers of the translator's other form). */
+#define OUTPUT_CLIP_UNSHIFTED_ASM /* 32 bytes */                                 \
+  ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t"                               \
+  ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t"                               \
+  ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
+  "add %[s], %[s], %[base]\n\tmulh %[s], %[s], %[m]\n\t"                       \
+  ".insn r 0x2b, 3, 0x40, %[s], %[nudge], %[shift]\n\t"                        \
+  ".insn r 0x2b, 3, 0x38, %[s], %[s], x8\n\t"                                  \
   ".insn r 0x2b, 3, 0x10, %[c], %[o], %[s]\n\t"
 /* ROWS_LOOP's operands for OUTPUT_ASM's clamp. */
 #define CLAMP_OPERANDS , [after] "r"(after), [low] "r"(low), [high] "r"(high)
@@ -166,10 +178,14 @@ static inline __attribute__((always_inline)) void channel_3x3(
     const size_t skip = down - (sw == 1 ? ow + 2 : 2 * ow + 1) * c;
     const int8_t *p0 = top;
     int8_t *o = out;
-    if (sw == 2 && clipped)
+    if (sw == 2 && clipped && !pre)
+      ROWS_LOOP(SHIFT_IN_ASM, 6, SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_CLIP_UNSHIFTED_ASM, 21, );
+    else if (sw == 2 && clipped)
       ROWS_LOOP(SHIFT_IN_ASM, 6, SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_CLIP_ASM, 22, );
     else if (sw == 2)
       ROWS_LOOP(SHIFT_IN_ASM, 6, SHIFT_IN_ASM SHIFT_IN_ASM OUTPUT_ASM, 24, CLAMP_OPERANDS);
+    else if (clipped && !pre)
+      ROWS_LOOP(SHIFT_IN_ASM SHIFT_IN_ASM, 12, SHIFT_IN_ASM OUTPUT_CLIP_UNSHIFTED_ASM, 15, );
     else if (clipped)
       ROWS_LOOP(SHIFT_IN_ASM SHIFT_IN_ASM, 12, SHIFT_IN_ASM OUTPUT_CLIP_ASM, 16, );
     else

@@ -21,17 +21,18 @@ enum {
 
 /* TFLite's requantisation of sum v (requant_generic's op, in C): the high word of
  * (v << left) * m, the sign term where `signed_` (a constant: ReLU layers have
- * none), the nudge, the shift, the constant and the clamp (cv.max, cv.min); where
+ * none), the nudge and the shift (cv.addNr), the constant and the clamp (cv.max, cv.min); where
  * `clipped` (a constant: columns_kind's CLIPPED, below) one cv.clip instead. */
 static inline __attribute__((always_inline)) int32_t requantise(
     int32_t v, int32_t left, int32_t m, int signed_, int32_t nudge, int32_t shift,
     int32_t after, int32_t low, int32_t high, int clipped) {
   const int32_t x = (int32_t)((uint32_t)v << left);
-  int32_t r = (int32_t)(((int64_t)x * m) >> 32) + nudge;
+  int32_t r = (int32_t)(((int64_t)x * m) >> 32);
   if (signed_) r += (int32_t)((uint32_t)(v >> 31) << 1);
+  r = cv_add_shift(r, nudge, shift);
   /* A word: store_byte keeps its low byte. */
-  if (clipped) return cv_clip8(r >> shift);
-  return cv_min(cv_max((r >> shift) + after, low), high);
+  if (clipped) return cv_clip8(r);
+  return cv_min(cv_max(r + after, low), high);
 }
 
 /* The kinds of a layer's columns (conv_sdotp.c's rows have a copy each): CLIPPED, no

@@ -23,6 +23,14 @@ static inline __attribute__((always_inline)) int32_t cv_min(int32_t a, int32_t b
   return r;
 }
 
+/* cv.addNr rd, rs1, rs2: (rd + a) >> shift, arithmetic (one instruction for an
+ * addition and a shift: the requantisation's nudge and shift). */
+static inline __attribute__((always_inline)) int32_t cv_add_shift(int32_t v, int32_t a,
+                                                                  int32_t shift) {
+  __asm__(".insn r 0x2b, 0x3, 0x40, %0, %1, %2" : "+r"(v) : "r"(a), "r"(shift));
+  return v;
+}
+
 /* cv.clip rd, rs1, 8: v clamped to [-128, 127] (one instruction for cv.max and cv.min). */
 static inline __attribute__((always_inline)) int32_t cv_clip8(int32_t v) {
   int32_t r;
