@@ -37,9 +37,9 @@ def test_a_pruned_channels_number_is_the_one_op_requantisations() -> None:
 
 
 def test_placing_reads_a_computed_channel_or_takes_its_number() -> None:
-    lines = pruned_outputs.place_lines("%p", ("%part", (1, 2, 3, 4)), (1, 2, 3, 6),
+    lines = pruned_outputs.place_lines("%p", ("%part", (6, 4)), (6, 6),
                                        ("%positions", "%numbers"), "")
     text = "\n".join(lines)
     assert "ins(%positions, %numbers : tensor<6xi32>, tensor<6xi8>)" in text
-    assert "tensor.extract %part[%p_n, %p_h, %p_w, %p_index] : tensor<1x2x3x4xi8>" in text
-    assert text.endswith("} -> tensor<1x2x3x6xi8>")
+    assert "tensor.extract %part[%p_i0, %p_index] : tensor<6x4xi8>" in text
+    assert text.endswith("} -> tensor<6x6xi8>")
