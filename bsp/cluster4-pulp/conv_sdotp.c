@@ -7,7 +7,9 @@
  *
  * Layouts: input [IH][IW][C] (padded already); weights in blocks of 4 filters,
  * [F/4][KH][KW][C/4][4][4] (a word of each filter after another); outputs
- * [OH][OW][F].  Offsets count elements.  A tile of 4 outputs of a row by 4
+ * [OH][OW][F].  A window's row is kw * c bytes, a whole number of words: c a
+ * multiple of 4, or an image's 3 channels in windows of 4 taps whose last weighs 0
+ * (the spec's @ireerv_rgb_blocks).  Offsets count elements.  A tile of 4 outputs of a row by 4
  * filters: for each word of a window's row four input words and four weight
  * words, 16 cv.sdotsp.b.
  *
@@ -207,10 +209,13 @@ static void tile_1x4(int32_t *out, const int8_t *in, size_t pitch, const uint32_
     for (size_t g = 0; g < f; g += 4) TILE(g, apart)
 
 /* The distances the 4x4 tile has copies for: the strides times the channels of
- * the networks here. */
+ * the networks here (3 and 6: an image's 3 channels, resnet8's and vww's first
+ * layers). */
 #define EACH_STEP(TILE)                                                          \
   switch (step) {                                                              \
+    case 3: ROW_OF_QUADS(3, TILE); break;                                      \
     case 4: ROW_OF_QUADS(4, TILE); break;                                      \
+    case 6: ROW_OF_QUADS(6, TILE); break;                                      \
     case 8: ROW_OF_QUADS(8, TILE); break;                                      \
     case 16: ROW_OF_QUADS(16, TILE); break;                                    \
     case 32: ROW_OF_QUADS(32, TILE); break;                                    \

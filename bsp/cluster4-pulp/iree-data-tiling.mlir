@@ -250,7 +250,8 @@ module attributes {transform.with_named_sequence} {
   // across, from `fill` plus the bias, requantised with the translator's columns (its
   // mark ireerv.requant, formats/requant_generic.py OPERANDS), each [F].  Channels
   // that are no multiple of 4 are padded to one with zero weights (the rows of the
-  // windows would start mid-word; a static pad of nothing folds away).
+  // windows would start mid-word; a static pad of nothing folds away), but for 3x3
+  // windows of 3 channels (@ireerv_rgb_blocks).
   util.func private @ireerv_conv_q8(%x: tensor<1x?x?x?xi8>, %w: tensor<?x?x?x?xi8>,
       %fill: i32, %shape: tensor<1x?x?x?xi8>, %sh: index, %sw: index, %bias: tensor<?xi32>,
       %biases: tensor<?xi32>, %lefts: tensor<?xi32>, %multipliers: tensor<?xi32>,
@@ -265,44 +266,95 @@ module attributes {transform.with_named_sequence} {
     %twelve = arith.constant 12 : index
     %c0_i8 = arith.constant 0 : i8
     %c = tensor.dim %x, %three : tensor<1x?x?x?xi8>
-    %more = affine.apply affine_map<()[s0] -> ((4 - s0 mod 4) mod 4)>()[%c]
-    %x4 = tensor.pad %x low[%zero, %zero, %zero, %zero] high[%zero, %zero, %zero, %more] {
-    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
-      tensor.yield %c0_i8 : i8
-    } : tensor<1x?x?x?xi8> to tensor<1x?x?x?xi8>
-    %w4 = tensor.pad %w low[%zero, %zero, %zero, %zero] high[%zero, %zero, %more, %zero] {
-    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
-      tensor.yield %c0_i8 : i8
-    } : tensor<?x?x?x?xi8> to tensor<?x?x?x?xi8>
-    %ih = tensor.dim %x4, %one : tensor<1x?x?x?xi8>
-    %iw = tensor.dim %x4, %two : tensor<1x?x?x?xi8>
-    %cp = tensor.dim %x4, %three : tensor<1x?x?x?xi8>
-    %kh = tensor.dim %w4, %zero : tensor<?x?x?x?xi8>
-    %kw = tensor.dim %w4, %one : tensor<?x?x?x?xi8>
-    %f = tensor.dim %w4, %three : tensor<?x?x?x?xi8>
+    %kh = tensor.dim %w, %zero : tensor<?x?x?x?xi8>
+    %kw = tensor.dim %w, %one : tensor<?x?x?x?xi8>
+    %f = tensor.dim %w, %three : tensor<?x?x?x?xi8>
+    %c_is3 = arith.cmpi eq, %c, %three : index
+    %kh_is3 = arith.cmpi eq, %kh, %three : index
+    %kw_is3 = arith.cmpi eq, %kw, %three : index
+    %square = arith.andi %kh_is3, %kw_is3 : i1
+    %rgb = arith.andi %c_is3, %square : i1
+    %xk, %blocked, %taps = scf.if %rgb
+        -> (tensor<1x?x?x?xi8>, tensor<?x?x?x?x4x4xi8>, index) {
+      %b = util.call @ireerv_rgb_blocks(%w) : (tensor<?x?x?x?xi8>) -> tensor<?x?x?x?x4x4xi8>
+      scf.yield %x, %b, %four : tensor<1x?x?x?xi8>, tensor<?x?x?x?x4x4xi8>, index
+    } else {
+      %more = affine.apply affine_map<()[s0] -> ((4 - s0 mod 4) mod 4)>()[%c]
+      %x4 = tensor.pad %x low[%zero, %zero, %zero, %zero] high[%zero, %zero, %zero, %more] {
+      ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+        tensor.yield %c0_i8 : i8
+      } : tensor<1x?x?x?xi8> to tensor<1x?x?x?xi8>
+      %w4 = tensor.pad %w low[%zero, %zero, %zero, %zero] high[%zero, %zero, %more, %zero] {
+      ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+        tensor.yield %c0_i8 : i8
+      } : tensor<?x?x?x?xi8> to tensor<?x?x?x?xi8>
+      %c4 = affine.apply affine_map<()[s0] -> ((s0 + 3) floordiv 4)>()[%c]
+      %f4 = arith.divui %f, %four : index
+      %split = tensor.expand_shape %w4 [[0], [1], [2, 3], [4, 5]]
+          output_shape [%kh, %kw, %c4, 4, %f4, 4]
+          : tensor<?x?x?x?xi8> into tensor<?x?x?x4x?x4xi8>
+      %empty = tensor.empty(%f4, %kh, %kw, %c4) : tensor<?x?x?x?x4x4xi8>
+      %t = linalg.transpose ins(%split : tensor<?x?x?x4x?x4xi8>)
+          outs(%empty : tensor<?x?x?x?x4x4xi8>) permutation = [4, 0, 1, 2, 5, 3]
+      scf.yield %x4, %t, %kw : tensor<1x?x?x?xi8>, tensor<?x?x?x?x4x4xi8>, index
+    }
+    %ih = tensor.dim %xk, %one : tensor<1x?x?x?xi8>
+    %iw = tensor.dim %xk, %two : tensor<1x?x?x?xi8>
+    %cp = tensor.dim %xk, %three : tensor<1x?x?x?xi8>
+    %b0 = tensor.dim %blocked, %zero : tensor<?x?x?x?x4x4xi8>
+    %b1 = tensor.dim %blocked, %one : tensor<?x?x?x?x4x4xi8>
+    %b2 = tensor.dim %blocked, %two : tensor<?x?x?x?x4x4xi8>
+    %b3 = tensor.dim %blocked, %three : tensor<?x?x?x?x4x4xi8>
     %oh = tensor.dim %shape, %one : tensor<1x?x?x?xi8>
     %ow = tensor.dim %shape, %two : tensor<1x?x?x?xi8>
-    %c4 = arith.divui %cp, %four : index
-    %f4 = arith.divui %f, %four : index
-    %split = tensor.expand_shape %w4 [[0], [1], [2, 3], [4, 5]]
-        output_shape [%kh, %kw, %c4, 4, %f4, 4]
-        : tensor<?x?x?x?xi8> into tensor<?x?x?x4x?x4xi8>
-    %empty = tensor.empty(%f4, %kh, %kw, %c4) : tensor<?x?x?x?x4x4xi8>
-    %blocked = linalg.transpose ins(%split : tensor<?x?x?x4x?x4xi8>)
-        outs(%empty : tensor<?x?x?x?x4x4xi8>) permutation = [4, 0, 1, 2, 5, 3]
     %t_n = arith.muli %f, %twelve : index
     %table = util.call @ireerv_q8_table(%bias, %biases, %lefts, %multipliers, %signs, %nudges,
         %shifts, %after, %low, %high, %pres)
         : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
            tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
            tensor<?xi32>) -> tensor<?xi32>
-    %r = flow.dispatch @ireerv_conv::@conv_q8[%oh](%x4, %blocked, %table, %ih, %iw, %cp, %oh,
-        %ow, %f, %kh, %kw, %sh, %sw, %fill)
-        : (tensor<1x?x?x?xi8>{%ih, %iw, %cp}, tensor<?x?x?x?x4x4xi8>{%f4, %kh, %kw, %c4},
+    %r = flow.dispatch @ireerv_conv::@conv_q8[%oh](%xk, %blocked, %table, %ih, %iw, %cp, %oh,
+        %ow, %f, %kh, %taps, %sh, %sw, %fill)
+        : (tensor<1x?x?x?xi8>{%ih, %iw, %cp}, tensor<?x?x?x?x4x4xi8>{%b0, %b1, %b2, %b3},
            tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
            index, index, i32)
         -> tensor<1x?x?x?xi8>{%oh, %ow, %f}
     util.return %r : tensor<1x?x?x?xi8>
+  }
+
+  // The weights w [3][3][3][F] of a layer of 3 channels (an image's) as the kernel's
+  // blocks for windows of 3 rows of 4 taps, [F/4][3][3][1][4][4]: a window's row is 12
+  // bytes of the input, 4 pixels of 3 channels, the 4th pixel's weights 0, so the input
+  // keeps its 3 channels.  Padded to 4, a copy of vww's input took 121,608 cycles a
+  // call on hart 0 alone (IREE's byte loop, with a fill of its own); the kernel's loads
+  // of rows that start mid-word cost the split accesses instead, and the last window of
+  // a row reads 3 bytes past it (into the next row, or past the input: weighed 0).
+  util.func private @ireerv_rgb_blocks(%w: tensor<?x?x?x?xi8>) -> tensor<?x?x?x?x4x4xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %three = arith.constant 3 : index
+    %four = arith.constant 4 : index
+    %c0_i8 = arith.constant 0 : i8
+    %w4 = tensor.pad %w low[%zero, %zero, %zero, %zero] high[%zero, %one, %zero, %zero] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %c0_i8 : i8
+    } : tensor<?x?x?x?xi8> to tensor<?x?x?x?xi8>
+    %kh = tensor.dim %w4, %zero : tensor<?x?x?x?xi8>
+    %f = tensor.dim %w4, %three : tensor<?x?x?x?xi8>
+    %f4 = arith.divui %f, %four : index
+    %rows = tensor.collapse_shape %w4 [[0], [1, 2], [3]]
+        : tensor<?x?x?x?xi8> into tensor<?x?x?xi8>
+    %split = tensor.expand_shape %rows [[0], [1, 2], [3, 4]]
+        output_shape [%kh, %three, 4, %f4, 4]
+        : tensor<?x?x?xi8> into tensor<?x?x4x?x4xi8>
+    %empty = tensor.empty(%f4, %kh, %three) : tensor<?x?x?x4x4xi8>
+    %t = linalg.transpose ins(%split : tensor<?x?x4x?x4xi8>)
+        outs(%empty : tensor<?x?x?x4x4xi8>) permutation = [3, 0, 1, 4, 2]
+    %blocks = tensor.expand_shape %t [[0], [1], [2, 3], [4], [5]]
+        output_shape [%f4, %kh, %three, %one, 4, 4]
+        : tensor<?x?x?x4x4xi8> into tensor<?x?x?x?x4x4xi8>
+    util.return %blocks : tensor<?x?x?x?x4x4xi8>
   }
 
   // The kernels' requantisation table [F][12] (requant_q8.h's columns): the bias, the
@@ -1042,6 +1094,8 @@ module attributes {transform.with_named_sequence} {
     %padded = transform.util.import_symbol @ireerv_conv_s8_padded into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %q8 = transform.util.import_symbol @ireerv_conv_q8 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %rgb = transform.util.import_symbol @ireerv_rgb_blocks into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %zeros = transform.util.import_symbol @ireerv_zeros_like into %module if undefined
         : (!transform.any_op) -> !transform.any_op

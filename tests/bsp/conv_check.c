@@ -8,7 +8,8 @@
  * formats/requant_generic.py, checked against that module's `compute`; `pointq`
  * is a pointwise layer of kws (rows of 5 outputs: a tile of 4 and one), `pairsq`
  * its first layer; those ending in qc and qp have clipped columns, qp plain ones too
- * (requant_q8.h's columns_kind: kws's; the table's KIND column). */
+ * (requant_q8.h's columns_kind: kws's; the table's KIND column); `rgbq` is an image's 3
+ * channels. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -136,6 +137,10 @@ int main(void) {
    * clipped and plain; its first layer so too. */
   bad += check_rect("pointqp", 1, 25, 64, 64, 1, 1, 1, 1, 3);
   bad += check_rect("pairsqp", 58, 6, 2, 16, 10, 2, 2, 1, 3);
+  /* An image's 3 channels at stride 2 as the spec hands them (vww's first layer): a
+   * window's row 4 taps of 3 channels, 12 bytes, starting mid-word. */
+  bad += check_rect("rgbq", 17, 17, 3, 8, 3, 4, 2, 2, 2);
+  bad += check_rect("rgbq1", 10, 11, 3, 8, 3, 4, 1, 1, 2);  /* stride 1: resnet8's */
   printf("MISMATCHES %d\n", bad);
   return bad != 0;
 }
