@@ -37,3 +37,5 @@ def test_a_name_with_two_values_is_not_trusted() -> None:
 def test_the_header_says_so() -> None:
     assert "#define RUNNER_MODEL_SHARES 0\n" in dispatch_counts.header(False)
     assert "#define RUNNER_MODEL_SHARES 1\n" in dispatch_counts.header(True)
+    assert "#define RUNNER_MODEL_DISPATCHES 54\n" in dispatch_counts.header(True, 54)
+    assert "RUNNER_MODEL_DISPATCHES" not in dispatch_counts.header(True)

@@ -42,8 +42,17 @@
 #include "hart_local_check.h"
 
 // A site per entry point of the kernel's library (hart_local_check.h lists
-// them); 64 when the build could not list them.
-#if RUNNER_HART_LOCAL_ENTRY_COUNT
+// them), and one per dispatch of a board's kernel, which has a site per layer
+// (runner_local_site_key): with a site per kernel vww's last 6-row layers found
+// the table full and went to every hart in even shares (one of them 303,714
+// cycles, where hart 0 took 85,519 for its third).  The program's dispatch count
+// bounds those (model_dispatches.h); 64 when the build could not list them.
+#if __has_include("model_dispatches.h")
+#include "model_dispatches.h"
+#endif
+#if RUNNER_HART_LOCAL_ENTRY_COUNT && defined(RUNNER_MODEL_DISPATCHES)
+#define SITE_CAPACITY (RUNNER_HART_LOCAL_ENTRY_COUNT + RUNNER_MODEL_DISPATCHES)
+#elif RUNNER_HART_LOCAL_ENTRY_COUNT
 #define SITE_CAPACITY (RUNNER_HART_LOCAL_ENTRY_COUNT + RUNNER_HART_LOCAL_KERNELS)
 #else
 #define SITE_CAPACITY 64
@@ -62,12 +71,14 @@
 
 static runner_plan_site_t sites[SITE_CAPACITY];
 
-// Open addressing from the entry point's ordinal: a dispatch finds its site
-// in one probe, where a scan would cost every dispatch.
+// Open addressing from the key (an entry point's ordinal, or with a board
+// kernel's layer's hash above it): a dispatch finds its site in a probe or a
+// few, where a scan would cost every dispatch.
 runner_plan_site_t* runner_plan_site(const void* executable,
                                      iree_host_size_t ordinal) {
+  const uint32_t start = (uint32_t)(ordinal ^ (ordinal >> 8) ^ (ordinal >> 20));
   for (uint32_t probe = 0; probe < SITE_CAPACITY; ++probe) {
-    runner_plan_site_t* site = &sites[(ordinal + probe) % SITE_CAPACITY];
+    runner_plan_site_t* site = &sites[(start + probe) % SITE_CAPACITY];
     if (!site->executable) {
       *site = (runner_plan_site_t){executable, ordinal, 0, 0, 0, 0, 0, 0};
       return site;

@@ -16,6 +16,7 @@ import re
 
 HEADER = "dispatches.h"  # the header's name after the compile's stem: model_dispatches.h
 MACRO = "RUNNER_MODEL_SHARES"
+DISPATCHES = "RUNNER_MODEL_DISPATCHES"
 
 _DISPATCH = re.compile(r"hal_loader\.executable\.dispatch\b[^\n]*?workgroups\(\[([^\]]*)\]\)")
 _CONSTANT = re.compile(r"(%[\w$.-]+) = arith\.constant (-?\d+) : index\b")
@@ -42,8 +43,14 @@ def may_share(counts: list[Count]) -> bool:
     return any(c is None or c[0] * c[1] * c[2] > 1 for c in counts)
 
 
-def header(shares: bool) -> str:
-    """The runner's header: whether the team's dispatch hook is needed at all."""
-    return ("/* Written by the build from the compiled program (harts/dispatch_counts.py). */\n"
-            "/* 1: some dispatch may have several workgroups; 0: every one has one. */\n"
-            f"#define {MACRO} {1 if shares else 0}\n")
+def header(shares: bool, dispatches: int | None = None) -> str:
+    """The runner's header: whether the team's dispatch hook is needed at all, and the
+    program's dispatches where known (HARTS=auto plans each dispatch of a board kernel
+    on its own: runtime/runner/hart_plan.c sizes its table with them)."""
+    lines = ["/* Written by the build from the compiled program (harts/dispatch_counts.py). */",
+             "/* 1: some dispatch may have several workgroups; 0: every one has one. */",
+             f"#define {MACRO} {1 if shares else 0}"]
+    if dispatches is not None:
+        lines += ["/* The dispatches in the program. */",
+                  f"#define {DISPATCHES} {dispatches}"]
+    return "\n".join(lines) + "\n"

@@ -160,13 +160,14 @@ def compile_model(compiler: Path, flag_list: list[str], mlir: Path, module_heade
     kernel_flag = f"--iree-llvmcpu-static-library-output-path={kernel_o.name}"
     try:
         if inline_hal.EXECUTION_FLAG in flag_list:
-            shares = _compile_inline(compiler, [*flag_list, kernel_flag], given, cwd,
+            counts = _compile_inline(compiler, [*flag_list, kernel_flag], given, cwd,
                                      module_header)
+            shares_h.write_text(dispatch_counts.header(dispatch_counts.may_share(counts),
+                                                       len(counts)))
         else:
             _run_compile([str(compiler), SINGLE_THREADED, *flag_list, kernel_flag, given,
                           "-o", module_header.name], cwd, module_header)
-            shares = True  # no HAL phase to read the counts from
-        shares_h.write_text(dispatch_counts.header(shares))
+            shares_h.write_text(dispatch_counts.header(True))  # no HAL phase to read
     except LibraryError:
         raise
     except CompileError as err:
@@ -195,17 +196,17 @@ def _run_compile(cmd: list[str], cwd: Path, module_header: Path) -> None:
 
 
 def _compile_inline(compiler: Path, flag_list: list[str], given: str, cwd: Path,
-                    module_header: Path) -> bool:
+                    module_header: Path) -> list[dispatch_counts.Count]:
     """The compile for the inline HAL in two halves, the initialisers outlined between
-    them (inline_hal); the HAL phase's output is removed afterwards.  Returns whether
-    any dispatch may have several workgroups (dispatch_counts)."""
+    them (inline_hal); the HAL phase's output is removed afterwards.  Returns each
+    dispatch's workgroup count (dispatch_counts)."""
     between = cwd / f"{module_header.name.removesuffix('_module.h')}_hal.mlir"
     base = [str(compiler), SINGLE_THREADED, *flag_list]
     try:
         _run_compile([*base, inline_hal.STOP_AFTER, inline_hal.KEEP_LOCATIONS, given,
                       "-o", between.name], cwd, module_header)
         hal_text = between.read_text()
-        shares = dispatch_counts.may_share(dispatch_counts.workgroup_counts(hal_text))
+        counts = dispatch_counts.workgroup_counts(hal_text)
         try:
             between.write_text(inline_hal.distinct_allocations(
                 inline_hal.outline_initializers(hal_text)))
@@ -215,7 +216,7 @@ def _compile_inline(compiler: Path, flag_list: list[str], given: str, cwd: Path,
                      cwd, module_header)
     finally:
         between.unlink(missing_ok=True)
-    return shares
+    return counts
 
 
 def _compile_beside(compiler: Path, flag_list: list[str], mlir: Path,
