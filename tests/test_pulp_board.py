@@ -58,7 +58,7 @@ def test_only_the_testbench_input_and_the_iree_features_differ() -> None:
         "iree-global-opt-detach-elementwise-from-named-ops))"}
     assert PULP.kernel_sources == tuple(PROJECT_ROOT / "bsp" / "cluster4-pulp" / name
                                         for name in ("mmt4d_sdotp.c", "conv_sdotp.c",
-                                                     "depthwise_q8.c"))
+                                                     "depthwise_q8.c", "place_q8.c"))
     assert CLUSTER4.kernel_sources == ()
 
 
@@ -315,8 +315,8 @@ def test_convolutions_call_the_board_kernel(tree: Path, fetcher: Fetcher,
 
 
 def requantised_net(path: Path) -> Path:
-    """Layers the requantising kernel takes: a first layer of stride 2 (3 channels padded
-    to 4), a small pointwise layer (int16 weights, formats/prescaled.py) and a larger one
+    """Layers the requantising kernel takes: a first layer of stride 2 (3 channels, windows
+    of 4 taps), a small pointwise layer (int16 weights, formats/prescaled.py) and a larger one
     of int8 weights, both of 12 outputs a row (more than the mmt4d path's 6)."""
     g = Graph()
     x = g.tensor("x", (1, 24, 24, 3), np.int8, scale=0.5, zero_point=-1)

@@ -46,7 +46,8 @@
 module attributes {transform.with_named_sequence} {
   // The board's kernels (conv_sdotp.c), one workgroup per output row, for int8
   // convolutions whose filters are a multiple of 4 and whose input channels are
-  // too, or are 3 (a first layer: padded to 4 with zero weights), starting from a
+  // too, or are 3 (a first layer: padded to 4 with zero weights for ireerv_conv_s8,
+  // windows of 4 taps for ireerv_conv_q8, @ireerv_rgb_blocks), starting from a
   // fill (the bias is added later: the board's flag
   // --iree-global-opt-detach-elementwise-from-named-ops).  ireerv_conv_s8 writes
   // the int32 sums, ireerv_conv_q8 the requantised int8 outputs.  The weights go to
@@ -54,19 +55,14 @@ module attributes {transform.with_named_sequence} {
   // word of each filter after another (relaid at compile time).  Through IREE's own
   // code these convolutions took 2.7 cycles a MAC; data tiling them needs an
   // img2col copy the scratchpad cannot hold, and IREE v3.9.0 miscompiles it when
-  // it tiles it (docs/boards.md).
-  stream.executable private @ireerv_conv {
+  // it tiles it (docs/boards.md).  An executable per kernel: of one executable of
+  // several, IREE v3.9.0 links only the exports a model dispatches, but where it is the
+  // model's only executable the dispatches keep the declared ordinals (a model whose
+  // layers all went to the kernels stopped: "entry point ordinal out of bounds").
+  stream.executable private @board_conv_s8 {
     stream.executable.export public @conv_s8 workgroups(%oh: index) -> (index, index, index) {
       %one = arith.constant 1 : index
       stream.return %oh, %one, %one : index, index, index
-    }
-    stream.executable.export public @conv_q8 workgroups(%oh: index) -> (index, index, index) {
-      %one = arith.constant 1 : index
-      stream.return %oh, %one, %one : index, index, index
-    }
-    stream.executable.export public @dw_q8 workgroups(%groups: index) -> (index, index, index) {
-      %one = arith.constant 1 : index
-      stream.return %groups, %one, %one : index, index, index
     }
     builtin.module {
       func.func private @ireerv_conv_s8(%in: memref<i8>, %in_offset: index,
@@ -101,6 +97,14 @@ module attributes {transform.with_named_sequence} {
                index, index, index, index, index, i32, index) -> ()
         return
       }
+    }
+  }
+  stream.executable private @board_conv_q8 {
+    stream.executable.export public @conv_q8 workgroups(%oh: index) -> (index, index, index) {
+      %one = arith.constant 1 : index
+      stream.return %oh, %one, %one : index, index, index
+    }
+    builtin.module {
       func.func private @ireerv_conv_q8(%in: memref<i8>, %in_offset: index,
           %w: memref<i8>, %w_offset: index, %t: memref<i32>, %t_offset: index,
           %out: memref<i8>, %out_offset: index, %iw: index, %c: index, %ow: index,
@@ -139,6 +143,14 @@ module attributes {transform.with_named_sequence} {
                index, index, index, index, index, index, index, index, i32, index) -> ()
         return
       }
+    }
+  }
+  stream.executable private @board_dw_q8 {
+    stream.executable.export public @dw_q8 workgroups(%groups: index) -> (index, index, index) {
+      %one = arith.constant 1 : index
+      stream.return %groups, %one, %one : index, index, index
+    }
+    builtin.module {
       func.func private @ireerv_dw_q8(%in: memref<i8>, %in_offset: index,
           %w: memref<i8>, %w_offset: index, %t: memref<i32>, %t_offset: index,
           %out: memref<i8>, %out_offset: index, %iw: index, %c: index, %ow: index,
@@ -150,7 +162,7 @@ module attributes {transform.with_named_sequence} {
           %oh: index, %ow: index, %kh: index, %kw: index, %sh: index, %sw: index,
           %rows: index, %span: index, %fill: i32) {
         %zero = arith.constant 0 : index
-        %columns = arith.constant 15 : index
+        %columns = arith.constant 9 : index
         %row = stream.dispatch.workgroup.id[0] : index
         %in_pixels = arith.muli %ih, %iw : index
         %in_n = arith.muli %in_pixels, %c : index
@@ -175,6 +187,42 @@ module attributes {transform.with_named_sequence} {
             %o_base, %o_offset, %iw, %c, %ow, %kh, %kw, %sh, %sw, %rows, %span, %fill, %row)
             : (memref<i8>, index, memref<i8>, index, memref<i32>, index, memref<i8>, index,
                index, index, index, index, index, index, index, index, index, i32, index) -> ()
+        return
+      }
+    }
+  }
+  stream.executable private @board_place_q8 {
+    stream.executable.export public @place_q8 workgroups(%pixels: index) -> (index, index, index) {
+      %one = arith.constant 1 : index
+      stream.return %one, %one, %one : index, index, index
+    }
+    builtin.module {
+      func.func private @ireerv_place_q8(%part: memref<i8>, %part_offset: index,
+          %pos: memref<i32>, %pos_offset: index, %num: memref<i8>, %num_offset: index,
+          %out: memref<i8>, %out_offset: index, %pixels: index, %cp: index, %c: index)
+          attributes {hal.import.static, llvm.bareptr = true}
+      func.func @place_q8(%b_part: !stream.binding, %b_pos: !stream.binding,
+          %b_num: !stream.binding, %b_out: !stream.binding, %pixels: index, %cp: index,
+          %c: index) {
+        %zero = arith.constant 0 : index
+        %part_n = arith.muli %pixels, %cp : index
+        %out_n = arith.muli %pixels, %c : index
+        %part = stream.binding.subspan %b_part[%zero] : !stream.binding -> memref<?xi8>{%part_n}
+        %pos = stream.binding.subspan %b_pos[%zero] : !stream.binding -> memref<?xi32>{%c}
+        %num = stream.binding.subspan %b_num[%zero] : !stream.binding -> memref<?xi8>{%c}
+        %out = stream.binding.subspan %b_out[%zero] : !stream.binding -> memref<?xi8>{%out_n}
+        %p_base, %p_offset, %p_size, %p_stride = iree_codegen.extract_strided_metadata %part
+            : memref<?xi8> -> memref<i8>, index, index, index
+        %q_base, %q_offset, %q_size, %q_stride = iree_codegen.extract_strided_metadata %pos
+            : memref<?xi32> -> memref<i32>, index, index, index
+        %n_base, %n_offset, %n_size, %n_stride = iree_codegen.extract_strided_metadata %num
+            : memref<?xi8> -> memref<i8>, index, index, index
+        %o_base, %o_offset, %o_size, %o_stride = iree_codegen.extract_strided_metadata %out
+            : memref<?xi8> -> memref<i8>, index, index, index
+        func.call @ireerv_place_q8(%p_base, %p_offset, %q_base, %q_offset, %n_base, %n_offset,
+            %o_base, %o_offset, %pixels, %cp, %c)
+            : (memref<i8>, index, memref<i32>, index, memref<i8>, index, memref<i8>, index,
+               index, index, index) -> ()
         return
       }
     }
@@ -206,7 +254,7 @@ module attributes {transform.with_named_sequence} {
     %empty = tensor.empty(%f4, %kh, %kw, %c4) : tensor<?x?x?x?x4x4xi8>
     %blocked = linalg.transpose ins(%split : tensor<?x?x?x4x?x4xi8>)
         outs(%empty : tensor<?x?x?x?x4x4xi8>) permutation = [4, 0, 1, 2, 5, 3]
-    %r = flow.dispatch @ireerv_conv::@conv_s8[%oh](%x, %blocked, %ih, %iw, %c, %oh, %ow, %f,
+    %r = flow.dispatch @board_conv_s8::@conv_s8[%oh](%x, %blocked, %ih, %iw, %c, %oh, %ow, %f,
         %kh, %kw, %stride, %fill)
         : (tensor<1x?x?x?xi8>{%ih, %iw, %c}, tensor<?x?x?x?x4x4xi8>{%f4, %kh, %kw, %c4},
            index, index, index, index, index, index, index, index, index, i32)
@@ -313,7 +361,7 @@ module attributes {transform.with_named_sequence} {
         : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
            tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
            tensor<?xi32>) -> tensor<?xi32>
-    %r = flow.dispatch @ireerv_conv::@conv_q8[%oh](%xk, %blocked, %table, %ih, %iw, %cp, %oh,
+    %r = flow.dispatch @board_conv_q8::@conv_q8[%oh](%xk, %blocked, %table, %ih, %iw, %cp, %oh,
         %ow, %f, %kh, %taps, %sh, %sw, %fill)
         : (tensor<1x?x?x?xi8>{%ih, %iw, %cp}, tensor<?x?x?x?x4x4xi8>{%b0, %b1, %b2, %b3},
            tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
@@ -355,6 +403,24 @@ module attributes {transform.with_named_sequence} {
         output_shape [%f4, %kh, %three, %one, 4, 4]
         : tensor<?x?x?x4x4xi8> into tensor<?x?x?x?x4x4xi8>
     util.return %blocks : tensor<?x?x?x?x4x4xi8>
+  }
+
+  // A layer's output [P][C] from its computed channels part [P][CP] (formats/
+  // pruned_outputs.py, the op marked ireerv.place): channel c is part's channel
+  // positions[c], or numbers[c] where that is -1.  One workgroup, place_q8.c's.
+  util.func private @ireerv_place(%part: tensor<?x?xi8>, %positions: tensor<?xi32>,
+      %numbers: tensor<?xi8>) -> tensor<?x?xi8>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %one = arith.constant 1 : index
+    %pixels = tensor.dim %part, %zero : tensor<?x?xi8>
+    %cp = tensor.dim %part, %one : tensor<?x?xi8>
+    %c = tensor.dim %positions, %zero : tensor<?xi32>
+    %r = flow.dispatch @board_place_q8::@place_q8[%pixels](%part, %positions, %numbers,
+        %pixels, %cp, %c)
+        : (tensor<?x?xi8>{%pixels, %cp}, tensor<?xi32>{%c}, tensor<?xi8>{%c}, index, index,
+           index) -> tensor<?x?xi8>{%pixels, %c}
+    util.return %r : tensor<?x?xi8>
   }
 
   // The kernels' requantisation table [F][12] (requant_q8.h's columns): the bias, the
@@ -539,7 +605,7 @@ module attributes {transform.with_named_sequence} {
            tensor<?xi32>) -> tensor<?xi32>
     %sh = arith.constant 2 : index
     %sw = arith.constant 1 : index
-    %r = flow.dispatch @ireerv_conv::@conv_q8[%oh](%x, %blocked, %table, %ih, %iw, %c, %oh,
+    %r = flow.dispatch @board_conv_q8::@conv_q8[%oh](%x, %blocked, %table, %ih, %iw, %c, %oh,
         %ow, %f, %kh, %kw, %sh, %sw, %fill)
         : (tensor<1x?x?x?xi8>{%ih, %iw, %c}, tensor<?x?x1x1x4x4xi8>{%f4, %kh},
            tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
@@ -810,7 +876,7 @@ module attributes {transform.with_named_sequence} {
     %more = arith.subi %rows, %one : index
     %reach = arith.muli %more, %sh : index
     %span = arith.addi %reach, %kh : index
-    %r = flow.dispatch @ireerv_conv::@dw_q8[%groups](%x, %w8, %table, %ih, %iw, %c, %oh, %ow,
+    %r = flow.dispatch @board_dw_q8::@dw_q8[%groups](%x, %w8, %table, %ih, %iw, %c, %oh, %ow,
         %kh, %kw, %sh, %sw, %rows, %span, %fill)
         : (tensor<1x?x?x?xi8>{%ih, %iw, %c}, tensor<?x?x?xi8>{%kh, %kw, %c},
            tensor<?xi32>{%t_n}, index, index, index, index, index, index, index, index,
@@ -1087,7 +1153,13 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @import_conv(%op: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     %module = transform.util.get_nearest_symbol_table %op : (!transform.any_op) -> !transform.any_op
-    %exe = transform.util.import_symbol @ireerv_conv into %module if undefined
+    %exe_conv_s8 = transform.util.import_symbol @board_conv_s8 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %exe_conv_q8 = transform.util.import_symbol @board_conv_q8 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %exe_dw_q8 = transform.util.import_symbol @board_dw_q8 into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %exe_place_q8 = transform.util.import_symbol @board_place_q8 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %conv = transform.util.import_symbol @ireerv_conv_s8 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
@@ -1985,6 +2057,27 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // The op placing a layer's computed and pruned channels (its mark ireerv.place): a
+  // call of place_q8 instead.  Its computed channels are the value its tensor.extract
+  // reads.
+  transform.named_sequence @placed(%p: !transform.any_op {transform.readonly}) {
+    %extract = transform.structured.match ops{["tensor.extract"]} in %p
+        : (!transform.any_op) -> !transform.any_op
+    %part = transform.get_operand %extract[0] : (!transform.any_op) -> !transform.any_value
+    %columns = transform.get_operand %p[0, 1] : (!transform.any_op) -> !transform.any_value
+    %out = transform.get_result %p[0] : (!transform.any_op) -> !transform.any_value
+    %all = transform.merge_handles %part, %columns : !transform.any_value
+    %module = transform.include @import_conv failures(propagate) (%p)
+        : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @ireerv_place into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%all) -> %out after %p {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op)
+        -> !transform.any_op
+    transform.yield
+  }
+
   transform.named_sequence @match_function(%op: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     transform.match.operation_name %op ["util.func", "func.func"] : !transform.any_op
@@ -2080,6 +2173,16 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%conv: !transform.any_op):
       %img2col, %result = transform.structured.convert_conv2d_to_img2col %conv
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    // The ops placing computed and pruned channels (formats/pruned_outputs.py).
+    %places = transform.structured.match ops{["linalg.generic"]}
+        attributes {ireerv.place} in %module : (!transform.any_op) -> !transform.any_op
+    transform.foreach %places : !transform.any_op {
+    ^bb0(%p: !transform.any_op):
+      transform.sequence %p : !transform.any_op failures(suppress) {
+      ^bb0(%q: !transform.any_op):
+        transform.include @placed failures(propagate) (%q) : (!transform.any_op) -> ()
+      }
     }
     // The calls inlined, so each dispatch sees its own shapes (and the weights'
     // transpose is folded at compile time).

@@ -22,6 +22,8 @@ from ireerv.formats.tosa_layout import CHANNEL_TILE
 from ireerv.formats.tosa_text import Writer, ttype
 
 TILE = 4  # output channels a kernel's register tile holds (the board's tiles)
+# The op's mark: a board's transform spec can hand it to a kernel of its own.
+TAG = "ireerv.place"
 
 
 def computed_rows(pruned: Collection[int], channels: int) -> list[int] | None:
@@ -83,7 +85,8 @@ def place_lines(name: str, part: tuple[str, tuple[int, ...]], shape: tuple[int, 
         f"    {name} = linalg.generic {{indexing_maps = [{channel}, {channel}, "
         f"affine_map<({dims}) -> ({dims})>], iterator_types = "
         f"[{iterators}]}} ins({positions}, {values} : "
-        f"tensor<{channels}xi32>, tensor<{channels}xi8>) outs({v['empty']} : {out}) {{",
+        f"tensor<{channels}xi32>, tensor<{channels}xi8>) outs({v['empty']} : {out}) "
+        f"attrs = {{{TAG}}} {{",
         f"    ^bb0({v['p']}: i32, {v['k']}: i8, {v['o']}: i8):",
         *(f"      {a} = linalg.index {i} : index" for i, a in enumerate(axes)),
         f"      {v['c0']} = arith.constant 0 : i32",
