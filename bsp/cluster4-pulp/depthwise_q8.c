@@ -1,7 +1,8 @@
 /* The board's int8 depthwise convolution: iree-data-tiling.mlir hands it the
  * prescaled int8 depthwise convolutions (3x3 of stride 1 or 2 in the networks
- * here) of 8 rows or more, of 5 outputs or more, one workgroup per group of output
- * rows (ireerv_group_of: 4 or 5 of them in the networks here).  IREE's
+ * here) of 8 rows or more (5 at stride 2), of 5 outputs or more, one workgroup per
+ * group of output rows (ireerv_group_of: 4 or 5 of them in the networks here; fewer
+ * than 8 rows, one).  IREE's
  * own code took 3.7-5.5 cycles a MAC on vww's, its requantisation a separate pass
  * over int32 sums.
  *
