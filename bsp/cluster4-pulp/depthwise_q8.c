@@ -84,10 +84,14 @@ enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_PRE, DW_BASE, DW_MODE, DW_
   ".insn r 0x2b, 3, 0x08, %[n0], %[p0], %[c]\n\t" /* cv.lbu n0, c(p0!) */      \
   COMPRESSED("slli %[r0], %[r0], 8\n\tslli %[r1], %[r1], 8\n\tslli %[r2], %[r2], 8\n\t" \
              "or %[r0], %[r0], %[n0]\n\tor %[r1], %[r1], %[n1]\n\tor %[r2], %[r2], %[n2]\n\t")
-#define OUTPUT_ASM /* 44 bytes */                                                \
-  ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t" /* cv.dotsp.b: no sum before */ \
+/* An output's sum: a cv.sdotsp.b a row of the window (cv.dotsp.b first: no sum
+ * before), 12 bytes. */
+#define DOTS_ASM                                                                 \
+  ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t" /* cv.dotsp.b */              \
   ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t" /* cv.sdotsp.b */            \
-  ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
+  ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"
+#define OUTPUT_ASM /* 44 bytes */                                                \
+  DOTS_ASM                                                                     \
   "sll %[s], %[s], %[pre]\n\tadd %[s], %[s], %[base]\n\t"                      \
   "mulh %[s], %[s], %[m]\n\t"                                                   \
   ".insn r 0x2b, 3, 0x40, %[s], %[nudge], %[shift]\n\t" /* cv.addNr */        \
@@ -98,9 +102,7 @@ enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_PRE, DW_BASE, DW_MODE, DW_
 /* OUTPUT_ASM for columns with no constant after the shift and the clamp of int8
  * (every layer of the networks here): cv.clip. */
 #define OUTPUT_CLIP_ASM /* 36 bytes */                                           \
-  ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t"                               \
-  ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t"                               \
-  ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
+  DOTS_ASM                                                                     \
   "sll %[s], %[s], %[pre]\n\tadd %[s], %[s], %[base]\n\t"                      \
   "mulh %[s], %[s], %[m]\n\t"                                                   \
   ".insn r 0x2b, 3, 0x40, %[s], %[nudge], %[shift]\n\t"                        \
@@ -109,9 +111,7 @@ enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_PRE, DW_BASE, DW_MODE, DW_
 /* OUTPUT_CLIP_ASM for channels whose sums take no left shift (no prescaled weights,
  * no requantisation's left shift: vww's layers of the translator's other form). */
 #define OUTPUT_CLIP_UNSHIFTED_ASM /* 32 bytes */                                 \
-  ".insn r 0x7b, 1, 0x48, %[s], %[r0], %[k0]\n\t"                               \
-  ".insn r 0x7b, 1, 0x54, %[s], %[r1], %[k1]\n\t"                               \
-  ".insn r 0x7b, 1, 0x54, %[s], %[r2], %[k2]\n\t"                              \
+  DOTS_ASM                                                                     \
   "add %[s], %[s], %[base]\n\tmulh %[s], %[s], %[m]\n\t"                       \
   ".insn r 0x2b, 3, 0x40, %[s], %[nudge], %[shift]\n\t"                        \
   ".insn r 0x2b, 3, 0x38, %[s], %[s], x8\n\t"                                  \
