@@ -71,17 +71,34 @@ def _pad(w: Writer, x: str, shape: tuple, pads: tuple[int, ...], zero_point: int
     n, h, width, c = shape
     top, bottom, left, right = pads
     padded = (n, h + top + bottom, width + left + right, c)
-    amounts = w.shape((0, 0, top, bottom, left, right, 0, 0))
     unit, elem = (4, "i32") if c % 4 == 0 else (1, "i8")
     fill = int.from_bytes(bytes([zero_point & 0xFF] * unit), "little", signed=True)
     words, wide = (*shape[:3], c // unit), (*padded[:3], c // unit)
     if unit > 1:
         x = w.bitcast(x, ttype(shape, "i8"), ttype(words, elem))
-    y = w.op("pad", [x, amounts, w.scalar(fill, elem)],
-             [ttype(words, elem), "!tosa.shape<8>", ttype((1,), elem)], ttype(wide, elem))
+    if n == 1:
+        y = _pad_rows(w, x, words, pads, w.scalar(fill, elem), elem)
+    else:
+        amounts = w.shape((0, 0, top, bottom, left, right, 0, 0))
+        y = w.op("pad", [x, amounts, w.scalar(fill, elem)],
+                 [ttype(words, elem), "!tosa.shape<8>", ttype((1,), elem)], ttype(wide, elem))
     if unit > 1:
         y = w.bitcast(y, ttype(wide, elem), ttype(padded, "i8"))
     return y, padded
+
+
+def _pad_rows(w: Writer, x: str, words: tuple, pads: tuple[int, ...], fill: str,
+              elem: str) -> str:
+    """_pad of one image as rows of pixels: [H][W * K] padded by rows and by K times the
+    columns, so that each row's copy into the padded buffer is one contiguous run."""
+    _, h, width, k = words
+    top, bottom, left, right = pads
+    rows = w.reshape(x, ttype(words, elem), (h, width * k), elem)
+    wide = (h + top + bottom, (width + left + right) * k)
+    y = w.op("pad", [rows, w.shape((top, bottom, left * k, right * k)), fill],
+             [ttype((h, width * k), elem), "!tosa.shape<4>", ttype((1,), elem)],
+             ttype(wide, elem))
+    return w.reshape(y, ttype(wide, elem), (1, wide[0], width + left + right, k), elem)
 
 
 def faster_form(w: Writer, x: str, shape: tuple, weights: np.ndarray, attrs: str,
