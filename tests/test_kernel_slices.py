@@ -66,7 +66,7 @@ def test_each_binding_gets_its_range_as_a_product_of_push_constants() -> None:
     assert masks == (0b011, 0b100)  # input, columns and weights read; the output written
     assert slices == (
         Slice(0, 0, (1, 0, 0), 3, 0, False, (8, 4, 5), (4, 5)),  # input
-        Slice(0, 0, (0, 0, 0), 48, 1, False, (), (7,)),  # 12 columns a filter
+        Slice(0, 0, (0, 0, 0), 24, 1, False, (), (7,)),  # 6 words a filter
         Slice(1, 0, (0, 0, 0), 9, 2, False, (), (7, 5)),  # weights: f * 3 * 3 * c
         Slice(2, 0, (1, 0, 0), 1, 3, True, (6, 7), (6, 7)))  # output row
 
@@ -97,19 +97,21 @@ def test_the_header_lists_the_terms_and_the_kernels() -> None:
 
 
 def test_the_depthwise_kernel_has_its_channels_for_filters() -> None:
-    """ireerv_dw_q8 (no f): weights kh * kw * c, 9 words a channel (the filter's rows and the
-    requantisation's figures); a workgroup's `rows` output rows of ow * c, from `span` input rows
-    (here a literal, as where every call site shares one)."""
+    """ireerv_dw_q8 (no f): weights of w_bytes (a word: 3x3 windows), 8 words a channel (the
+    filter's rows and the requantisation's figures); a workgroup's `rows` output rows of ow * c,
+    from `span` input rows (here a literal, as where every call site shares one)."""
     call = ("call @ireerv_conv_q8(%b0, %o0, %b1, %o1, %b2, %o2, %b3, %o3, %18#4, %18#5, "
             "%18#6, %18#7, %c3, %c3, %18#8, %c2, %c0_i32, %workgroup_id_x)")
     assert call in CONV_Q8
     depthwise = CONV_Q8.replace(call, (
         "call @ireerv_dw_q8(%b0, %o0, %b1, %o1, %b2, %o2, %b3, %o3, %18#4, %18#5, %18#6, "
-        "%c3, %c3, %18#8, %c2, %18#7, %c3, %c0_i32, %workgroup_id_x)"))
+        "%c3, %c3, %18#8, %c2, %18#7, %c3, %c0_i32, %c4, %workgroup_id_x)")).replace(
+        "%c3 = arith.constant 3 : index",
+        "%c3 = arith.constant 3 : index\n  %c4 = arith.constant 4 : index")
     (masks, slices), = kernel_slices.entry_slices(depthwise).values()
     assert masks == (0b011, 0b100)
     assert slices == (
         Slice(0, 0, (1, 0, 0), 3, 0, False, (7, 8, 4, 5), (4, 5)),  # input rows
-        Slice(0, 0, (0, 0, 0), 36, 1, False, (), (5,)),  # 9 words a channel
-        Slice(1, 0, (0, 0, 0), 9, 2, False, (), (5,)),  # weights: 3 * 3 * c
+        Slice(0, 0, (0, 0, 0), 32, 1, False, (), (5,)),  # 8 words a channel
+        Slice(1, 0, (0, 0, 0), 4, 2, False, (), ()),  # weights: a word
         Slice(2, 0, (1, 0, 0), 1, 3, True, (7, 6, 5), (7, 6, 5)))  # output rows

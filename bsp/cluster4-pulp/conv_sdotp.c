@@ -112,29 +112,32 @@ static inline __attribute__((always_inline)) void tile_4x4(
 /* Filter g's n sums (`step` apart in s), requantised with its columns t, to
  * out[i * f_total] (prescaled first where the columns say so).  `kind` (columns_kind's,
  * a constant): with CLIPPED cv.clip for cv.max, cv.min and the constant's addition;
- * with PLAIN no column read to choose the code, the outputs stored with
+ * with PLAIN no column read to choose the code, the left shift read from PRE's byte
+ * (requant_q8.h), the outputs stored with
  * post-increment (a filter of a 4x4 tile: 33 instructions, 45 without). */
 static inline __attribute__((always_inline)) void put_q8(int8_t *out, size_t f_total,
                                                          const int32_t *t, const int32_t *s,
                                                          int step, int n, const int kind) {
-  const int32_t left = t[LEFTS], m = t[MULTIPLIERS], nudge = t[NUDGES], shift = t[SHIFTS];
-  const int32_t after = t[AFTER], low = t[LOW], high = t[HIGH], pre = t[PRE];
-  const int32_t biases = t[BIASES];
+  const int8_t *mode = (const int8_t *)&t[Q_MODE]; /* its bytes: requant_q8.h */
+  const int32_t sign_left = mode[3], left = sign_left & 31;
+  const int32_t m = t[Q_M], nudge = t[Q_NUDGE], shift = t[Q_SHIFT];
+  const int32_t low = mode[0], high = mode[1], after = mode[2];
+  const int32_t pre = ((const uint8_t *)&t[Q_SHIFT])[Q_PRE_BYTE], biases = t[Q_BIASES];
   const int clipped = kind & CLIPPED;
   if (kind & PLAIN) {
 #pragma GCC unroll 4
     for (int i = 0; i < n; ++i)
-      SB_POST_REG(out, requantise(s[i * step], left, m, 0, nudge, shift, after, low, high,
+      SB_POST_REG(out, requantise(s[i * step], pre, m, 0, nudge, shift, after, low, high,
                                   clipped), f_total);
   } else if (pre | biases) {
-    if (t[SIGNS]) {
+    if (sign_left < 0) {
 #pragma GCC unroll 4
       PUT_Q8(1, 1)
     } else {
 #pragma GCC unroll 4
       PUT_Q8(1, 0)
     }
-  } else if (t[SIGNS]) {
+  } else if (sign_left < 0) {
 #pragma GCC unroll 4
     PUT_Q8(0, 1)
   } else {
@@ -151,14 +154,14 @@ static inline __attribute__((always_inline)) void tile_4x4_q8(
   int32_t s[16];
 #pragma GCC unroll 4
   for (int j = 0; j < 4; ++j) {
-    const int32_t start = fill + table[j * COLUMNS + BIAS];
+    const int32_t start = fill + table[j * Q_COLUMNS + Q_BIAS];
 #pragma GCC unroll 4
     for (int i = 0; i < 4; ++i) s[i * 4 + j] = start;
   }
   sums_4x4(s, in, pitch, apart, w, rows, words);
 #pragma GCC unroll 4
   for (int j = 0; j < 4; ++j)
-    put_q8(out + j, f_total, table + j * COLUMNS, s + j, 4, 4, kind);
+    put_q8(out + j, f_total, table + j * Q_COLUMNS, s + j, 4, 4, kind);
 }
 
 /* The sums s (one output by 4 filters) over a window: a row's last outputs, and
@@ -253,15 +256,15 @@ static inline __attribute__((always_inline)) void tile_1x4_q8(
     int32_t fill, const int32_t *table, const int kind) {
   int32_t s[4];
 #pragma GCC unroll 4
-  for (int j = 0; j < 4; ++j) s[j] = fill + table[j * COLUMNS + BIAS];
+  for (int j = 0; j < 4; ++j) s[j] = fill + table[j * Q_COLUMNS + Q_BIAS];
   sums_1x4(s, in, pitch, w, rows, words);
 #pragma GCC unroll 4
-  for (int j = 0; j < 4; ++j) put_q8(out + j, 0, table + j * COLUMNS, s + j, 1, 1, kind);
+  for (int j = 0; j < 4; ++j) put_q8(out + j, 0, table + j * Q_COLUMNS, s + j, 1, 1, kind);
 }
 
 #define BYTES_TILE(g, apart)                                                     \
   tile_4x4_q8(out + g, f, first, pitch, (apart),                                 \
-              (const uint32_t *)(weights + g * taps), kh, words, fill, table + g * COLUMNS, \
+              (const uint32_t *)(weights + g * taps), kh, words, fill, table + g * Q_COLUMNS, \
               kind)
 
 /* A row of outputs whose windows' rows are one word each, 2 bytes apart (kws's first
@@ -277,7 +280,7 @@ static inline __attribute__((always_inline)) void row_of_words_q8(
   for (; x < ow; ++x, first += 2, out += f)
     for (size_t g = 0; g < f; g += 4)
       tile_1x4_q8(out + g, first, pitch, (const uint32_t *)(weights + g * taps), kh, words,
-                  fill, table + g * COLUMNS, kind);
+                  fill, table + g * Q_COLUMNS, kind);
 }
 
 /* One output row (ireerv_conv_q8's), `kind` a constant. */
@@ -294,7 +297,7 @@ static inline __attribute__((always_inline)) void row_q8(
   for (; x < ow; ++x, first += step, out += f)
     for (size_t g = 0; g < f; g += 4)
       tile_1x4_q8(out + g, first, pitch, (const uint32_t *)(weights + g * taps), kh, words,
-                  fill, table + g * COLUMNS, kind);
+                  fill, table + g * Q_COLUMNS, kind);
 }
 
 /* row_q8 for each kind of columns, a copy each. */
@@ -310,8 +313,8 @@ ROW_Q8(row_q8_plain, PLAIN)
 ROW_Q8(row_q8_clipped, CLIPPED)
 ROW_Q8(row_q8_any, 0)
 
-/* Output row `row` requantised to int8 with the columns `table` ([F][COLUMNS], see
- * the enum above), strides sh down and sw across. */
+/* Output row `row` requantised to int8 with the columns `table` ([F][Q_COLUMNS],
+ * requant_q8.h's), strides sh down and sw across. */
 void ireerv_conv_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
                     size_t weights_offset, const int32_t *table, size_t table_offset,
                     int8_t *bytes, size_t bytes_offset, size_t iw, size_t c, size_t ow,
@@ -322,7 +325,7 @@ void ireerv_conv_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
   int8_t *out = bytes + bytes_offset + row * ow * f;
   weights += weights_offset;
   table += table_offset;
-  const int32_t kind = table[KIND];
+  const int32_t kind = ((const uint8_t *)&table[Q_SHIFT])[Q_KIND_BYTE];
   if (kind == (PLAIN | CLIPPED))
     row_q8_plain_clipped(first, weights, table, out, pitch, step, words, taps, ow, f, kh, fill);
   else if (kind == PLAIN)

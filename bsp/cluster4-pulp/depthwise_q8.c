@@ -22,27 +22,23 @@
 #include "requant_q8.h"
 #include "xcv_insn.h"
 
-/* A channel's row of the table, 9 words (iree-data-tiling.mlir's @ireerv_dw_table makes
+/* A channel's row of the table, 8 words (iree-data-tiling.mlir's @ireerv_dw_table makes
  * them at compile time from the translator's columns, requant_q8.h's): the three rows
  * of a 3x3 filter as words that meet SHIFT_IN's (a row's 3 weights last first, then 0:
  * bytes w[2], w[1], w[0], 0; built here, a channel's 9 byte loads and their shifts
  * cost about 20 cycles a row of outputs, which kws's rows of 5 outputs could not
- * repay); the multiplier, the nudge and the shift; the left shift of the sums and the
- * constant added to them, OUTPUT's `pre` and `base` (the fill, the bias and a prescaled
+ * repay); the multiplier, the nudge, the shift with the left shift of the sums above
+ * it (bits 8 on; cv.addNr reads a shift's low 5 bits) and the constant added to the
+ * sums, OUTPUT's `pre` and `base` (the fill, the bias and a prescaled
  * layer's biases: ((fill + bias) << pre) + biases, and without the sign term the
  * requantisation's left shift applied too); MODE, the clamp's low and high and the
- * constant after the shift as bytes 0-2, the sign term (bit 24) and the requantisation's
- * left shift (bits 25-29, for the sign term's channels).  The table is a constant
+ * constant after the shift as bytes 0-2, the requantisation's left shift (bits 24-28,
+ * for the sign term's channels) and the sign term (bit 31).  The table is a constant
  * staged at each call where the weight cache has no room for it (vww: 1,176 channels;
- * 15 words a channel before). */
-enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_PRE, DW_BASE, DW_MODE, DW_COLUMNS };
-#define DW_SIGNED (1u << 24)
-
-/* MODE's fields. */
-#define MODE_LOW(mode) ((int32_t)(int8_t)(mode))
-#define MODE_HIGH(mode) ((int32_t)(int8_t)((mode) >> 8))
-#define MODE_AFTER(mode) ((int32_t)(int8_t)((mode) >> 16))
-#define MODE_LEFT(mode) ((int32_t)((mode) >> 25))
+ * 15 words a channel before, then 9). */
+enum { ROW0, ROW1, ROW2, DW_M, DW_NUDGE, DW_SHIFT, DW_BASE, DW_MODE, DW_COLUMNS };
+#define DW_PRE(shift_word) ((shift_word) >> 8) /* the sums' left shift, above the shift */
+#define DW_SIGNED MODE_SIGNED /* MODE's fields: requant_q8.h */
 
 /* Shift the next input of each of the window's rows into its word (the pointers move
  * on by c): a word's bytes are the row's inputs newest first, so the window's 3 are
@@ -171,7 +167,7 @@ static inline __attribute__((always_inline)) void channel_3x3(
   const int32_t m = t[DW_M], nudge = t[DW_NUDGE], shift = t[DW_SHIFT];
   const uint32_t mode = (uint32_t)t[DW_MODE];
   const int32_t after = MODE_AFTER(mode), low = MODE_LOW(mode), high = MODE_HIGH(mode);
-  const int32_t left = MODE_LEFT(mode), pre = t[DW_PRE], base = t[DW_BASE];
+  const int32_t left = MODE_LEFT(mode), pre = DW_PRE(t[DW_SHIFT]), base = t[DW_BASE];
   const int clipped = !(after | (low + 128) | (high - 127));
   if (!signed_) {
     /* A row's first window takes 2 inputs a row before its loop (1 at stride 2), each
@@ -242,7 +238,7 @@ static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, siz
     for (size_t r = 0; r < kh; ++r)
       for (size_t j = 0; j < kw; ++j)
         s += in[r * pitch + (x * sw + j) * c] * w[(r * kw + j) * c];
-    const int32_t v = (int32_t)((uint32_t)s << t[DW_PRE]) + t[DW_BASE];
+    const int32_t v = (int32_t)((uint32_t)s << DW_PRE(t[DW_SHIFT])) + t[DW_BASE];
     store_byte(o, mode & DW_SIGNED
                       ? requantise(v, MODE_LEFT(mode), t[DW_M], 1, t[DW_NUDGE], t[DW_SHIFT],
                                    after, low, high, 0)
@@ -254,19 +250,20 @@ static void channel_any(int8_t *o, const int8_t *in, size_t pitch, size_t c, siz
 /* Output rows [row * rows, row * rows + rows) of a kh x kw depthwise convolution of c
  * channels, strides sh down and sw across, requantised to int8 with the columns `table`
  * ([C][DW_COLUMNS]; its filter words serve 3x3 windows, the others read `weights`,
- * [KH][KW][C]).  `span`, the input rows they read ((rows - 1) * sh + kh), is for the
- * harts' copies (harts/kernel_slices.py); `fill`, the sums' first value, is in the
- * table's DW_BASE. */
+ * [KH][KW][C]).  `span`, the input rows they read ((rows - 1) * sh + kh), and
+ * `w_bytes`, the weights' (a word with 3x3 windows), are for the harts' copies
+ * (harts/kernel_slices.py); `fill`, the sums' first value, is in the table's DW_BASE. */
 void ireerv_dw_q8(const int8_t *in, size_t in_offset, const int8_t *weights,
                   size_t weights_offset, const int32_t *table, size_t table_offset,
                   int8_t *bytes, size_t bytes_offset, size_t iw, size_t c, size_t ow,
                   size_t kh, size_t kw, size_t sh, size_t sw, size_t rows, size_t span,
-                  int32_t fill, size_t row) {
+                  int32_t fill, size_t w_bytes, size_t row) {
   const size_t pitch = iw * c, down = sh * pitch;
   const int8_t *first = in + in_offset + row * rows * down;
   int8_t *out = bytes + bytes_offset + row * rows * ow * c;
   (void)span;
   (void)fill;
+  (void)w_bytes;
   weights += weights_offset;
   table += table_offset;
   if (kh == 3 && kw == 3 && sw == 1)

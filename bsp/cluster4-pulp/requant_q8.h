@@ -18,6 +18,29 @@ enum {
   BIAS, BIASES, LEFTS, MULTIPLIERS, SIGNS, NUDGES, SHIFTS, AFTER, LOW, HIGH, PRE, KIND, COLUMNS
 };
 
+/* The convolution kernel's table [F][Q_COLUMNS] (iree-data-tiling.mlir's
+ * @ireerv_q8_table makes it at compile time from the columns above): the bias, the
+ * prescaled layers' biases, the multiplier, the nudge, SHIFT and MODE.  SHIFT's bytes:
+ * the shift (cv.addNr reads a shift's low 5 bits), PRE (in a PLAIN layer, which has
+ * none, the requantisation's left shift: read without MODE's byte and its mask) and
+ * the layer's kind (columns_kind's), each one load.  6 words
+ * a filter, not 12: the table is a constant staged at each call where the weight
+ * cache has no room for it. */
+enum { Q_BIAS, Q_BIASES, Q_M, Q_NUDGE, Q_SHIFT, Q_MODE, Q_COLUMNS };
+#define Q_PRE_BYTE 1  /* bytes of SHIFT */
+#define Q_KIND_BYTE 2
+
+/* MODE, the two kernels' packed word: the clamp's low and high and the constant after
+ * the shift as bytes 0-2; byte 3 the requantisation's left shift (bits 24-28) and the
+ * sign term (bit 31).  As bytes each field is one load, as a column of its own was (a
+ * shift reads its amount's low 5 bits, and byte 3 is negative with the sign term):
+ * as a word and shifts, kws's pointwise layer took 5 % longer in the kernel. */
+#define MODE_SIGNED (1u << 31)
+#define MODE_LOW(mode) ((int32_t)(int8_t)(mode))
+#define MODE_HIGH(mode) ((int32_t)(int8_t)((mode) >> 8))
+#define MODE_AFTER(mode) ((int32_t)(int8_t)((mode) >> 16))
+#define MODE_LEFT(mode) ((int32_t)(((mode) >> 24) & 31))
+
 
 /* TFLite's requantisation of sum v (requant_generic's op, in C): the high word of
  * (v << left) * m, the sign term where `signed_` (a constant: ReLU layers have

@@ -8,7 +8,7 @@
  * formats/requant_generic.py, checked against that module's `compute`; `pointq`
  * is a pointwise layer of kws (rows of 5 outputs: a tile of 4 and one), `pairsq`
  * its first layer; those ending in qc and qp have clipped columns, qp plain ones too
- * (requant_q8.h's columns_kind: kws's; the table's KIND column); `rgbq` is an image's 3
+ * (requant_q8.h's columns_kind: kws's; a byte of the table's SHIFT); `rgbq` is an image's 3
  * channels. */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,7 +20,8 @@ static int8_t input[17 * 17 * 16] __attribute__((aligned(64)));
 static int8_t weights[32 * 9 * 32] __attribute__((aligned(64)));
 static int32_t sums[10 * 10 * 32] __attribute__((aligned(64)));
 static int8_t bytes[10 * 10 * 32] __attribute__((aligned(64)));
-static int32_t table[64 * COLUMNS];  /* [F][COLUMNS]: requant_q8.h's columns */
+static int32_t columns[64 * COLUMNS];  /* [F][COLUMNS]: requant_q8.h's, the reference's */
+static int32_t table[64 * Q_COLUMNS];  /* the kernel's, packed from them */
 
 static int8_t next_byte(uint32_t *state) {
   *state = *state * 1103515245u + 12345u;
@@ -45,7 +46,7 @@ static int32_t sum_of(int y, int x, int g, int iw, int c, int kh, int kw, int sh
 
 /* requant_generic.compute for filter g's columns (of f). */
 static int32_t compute(int32_t x, int g, int f) {
-  const int32_t *t = table + g * COLUMNS;
+  const int32_t *t = columns + g * COLUMNS;
   (void)f;
   x = (int32_t)((uint32_t)(x + t[0]) << t[10]) + t[1];
   int64_t wide = (int64_t)(x * (t[2] ? 4 : 1)) * t[3];
@@ -64,7 +65,7 @@ static void make_table(int f, int clipped, int plain, uint32_t *state) {
   for (int g = 0; g < f; ++g) {
     const int e = 8 + g % 6, zp = clipped ? 0 : (g % 3) * 5 - 5;
     const int prescaled = !plain && g % 5 == 0;
-    int32_t *t = table + g * COLUMNS;
+    int32_t *t = columns + g * COLUMNS;
     t[0] = next_byte(state) * 37;
     t[1] = prescaled ? next_byte(state) : 0;  /* a prescaled layer's biases, with t[10] */
     t[2] = prescaled ? 0 : 2;
@@ -77,9 +78,21 @@ static void make_table(int f, int clipped, int plain, uint32_t *state) {
     t[8] = g % 2 && !clipped ? zp : -128;
     t[9] = 127;
   }
-  /* The kind the spec computes at compile time. */
-  const int32_t kind = columns_kind(table, f, COLUMNS);
-  for (int g = 0; g < f; ++g) table[g * COLUMNS + KIND] = kind;
+  /* The kernel's table as the spec's @ireerv_q8_table packs it, with the kind it
+   * computes at compile time. */
+  const int32_t kind = columns_kind(columns, f, COLUMNS);
+  for (int g = 0; g < f; ++g) {
+    const int32_t *t = columns + g * COLUMNS;
+    int32_t *q = table + g * Q_COLUMNS;
+    q[Q_BIAS] = t[BIAS];
+    q[Q_BIASES] = t[BIASES];
+    q[Q_M] = t[MULTIPLIERS];
+    q[Q_NUDGE] = t[NUDGES];
+    q[Q_SHIFT] = t[SHIFTS] | (kind & PLAIN ? t[LEFTS] : t[PRE]) << 8 | kind << 16;
+    q[Q_MODE] = (int32_t)((uint32_t)(t[LOW] & 255) | (uint32_t)(t[HIGH] & 255) << 8 |
+                          (uint32_t)(t[AFTER] & 255) << 16 | (t[SIGNS] ? MODE_SIGNED : 0) |
+                          (uint32_t)t[LEFTS] << 24);
+  }
 }
 
 /* One case: an ih x iw x c input, f filters of kh x kw, strides sh down and sw across,

@@ -47,12 +47,11 @@ static void pack(int32_t *row, const int32_t *t, const int8_t *w, int c, int32_t
   const int32_t biased = (int32_t)((uint32_t)(fill + t[BIAS]) << t[PRE]) + t[BIASES];
   row[DW_M] = t[MULTIPLIERS];
   row[DW_NUDGE] = t[NUDGES];
-  row[DW_SHIFT] = t[SHIFTS];
-  row[DW_PRE] = signed_ ? t[PRE] : t[PRE] + t[LEFTS];
+  row[DW_SHIFT] = t[SHIFTS] | (signed_ ? t[PRE] : t[PRE] + t[LEFTS]) << 8;
   row[DW_BASE] = signed_ ? biased : (int32_t)((uint32_t)biased << t[LEFTS]);
   row[DW_MODE] = (int32_t)((uint32_t)(t[LOW] & 255) | (uint32_t)(t[HIGH] & 255) << 8 |
                            (uint32_t)(t[AFTER] & 255) << 16 | (signed_ ? DW_SIGNED : 0) |
-                           (uint32_t)t[LEFTS] << 25);
+                           (uint32_t)t[LEFTS] << 24);
 }
 
 /* Columns for c channels: a bias or a prescaled layer's biases and pre (every
@@ -93,7 +92,7 @@ static int check_rows(const char *name, int ih, int iw, int c, int k, int s, int
   uint64_t start = bsp_cycles();
   for (int row = 0; row < oh / group; ++row)
     ireerv_dw_q8(input, 0, weights, 0, table, 0, bytes, 0, iw, c, ow, k, k, s, s, group,
-                 (group - 1) * s + k, fill, row);
+                 (group - 1) * s + k, fill, (size_t)(k * k * c), row);
   printf("CYCLES %s %lu for %d MACs\n", name, (unsigned long)(bsp_cycles() - start),
          oh * ow * c * k * k);
   int bad = 0;

@@ -35,11 +35,11 @@ _PARAMETERS = {
                        "row"),
     "ireerv_dw_q8": ("in", "in_offset", "w", "w_offset", "t", "t_offset", "out",
                      "out_offset", "iw", "c", "ow", "kh", "kw", "sh", "sw", "rows", "span",
-                     "fill", "row"),
+                     "fill", "w_bytes", "row"),
 }
 _OUT_BYTES = {"ireerv_conv_s8": 4, "ireerv_conv_q8": 1, "ireerv_dw_q8": 1}
-_COLUMNS = 12  # requant_q8.h's COLUMNS: words of the table a filter
-_DW_COLUMNS = 9  # depthwise_q8.c's DW_COLUMNS: the filter's 3 rows as words, the requantisation's 6
+_COLUMNS = 6  # requant_q8.h's Q_COLUMNS: words of the table a filter
+_DW_COLUMNS = 8  # depthwise_q8.c's DW_COLUMNS: the filter's 3 rows as words, the requantisation's 5
 
 # buffer -> (literal factor, parameters multiplied) for the step of workgroup x and the
 # length; `filled`: the workgroup writes all of it.
@@ -49,11 +49,12 @@ _RULES = {
     "t": ((0, ()), (4 * _COLUMNS, ("f",))),
     "out": ((1, ("ow", "f")), (1, ("ow", "f"))),
 }
-# The depthwise kernel's outputs are its channels (f is c), and its workgroup x is output
-# rows [x * rows, x * rows + rows), which read `span` input rows.
+# The depthwise kernel's outputs are its channels (f is c), its workgroup x is output
+# rows [x * rows, x * rows + rows), which read `span` input rows, and its weights binding
+# is `w_bytes` long (a word where the table holds the filters).
 _DEPTHWISE_RULES = {
     "in": ((1, ("rows", "sh", "iw", "c")), (1, ("span", "iw", "c"))),
-    "w": ((0, ()), (1, ("kh", "kw", "c"))),
+    "w": ((0, ()), (1, ("w_bytes",))),
     "t": ((0, ()), (4 * _DW_COLUMNS, ("c",))),
     "out": ((1, ("rows", "ow", "c")), (1, ("rows", "ow", "c"))),
 }
