@@ -374,12 +374,14 @@ def test_convolutions_are_rewritten(tmp_path: Path) -> None:
 
 def test_padding_of_whole_words_is_copied_as_words(tmp_path: Path) -> None:
     """An input of a multiple of 4 channels is padded as int32 (the zero point in every
-    byte), the same bytes; 2 channels stay bytes."""
+    byte), the same bytes; 2 channels stay bytes.  Either as rows of pixels: [H][W x K]."""
     text = tflite_tosa.translate(tflite_reader.read(int8_net(tmp_path / "n.tflite")))
-    assert "(tensor<1x8x6x2xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x9x7x2xi8>" in text
+    assert "(tensor<8x12xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<9x14xi8>" in text
+    assert "(tensor<9x14xi8>, !tosa.shape<4>) -> tensor<1x9x7x2xi8>" in text
     assert " : tensor<1x4x3x4xi8> -> tensor<1x4x3x1xi32>" in text  # the bitcast
     assert "dense<-2139062144> : tensor<1xi32>" in text  # 0x80808080: zero point -128
-    assert "-> tensor<1x6x5x1xi32>" in text and "tensor<1x6x5x1xi32> -> tensor<1x6x5x4xi8>" in text
+    assert "(tensor<4x3xi32>, !tosa.shape<4>, tensor<1xi32>) -> tensor<6x5xi32>" in text
+    assert "tensor<1x6x5x1xi32> -> tensor<1x6x5x4xi8>" in text
 
 
 def test_pruned_channels_keep_the_one_op_requantisation(tmp_path: Path) -> None:
