@@ -510,7 +510,7 @@ module attributes {transform.with_named_sequence} {
     util.return %table : tensor<?xi32>
   }
 
-  // The kind of a layer's columns (requant_q8.h's KIND column), [F] of the same value:
+  // The kind of a layer's columns (a byte of requant_q8.h's Q_SHIFT), [F] of the same value:
   // CLIPPED (1) when no filter adds a constant after the shift and each clamps to int8,
   // PLAIN (2) when none is prescaled or has the sign term.
   util.func private @ireerv_q8_kinds(%biases: tensor<?xi32>, %signs: tensor<?xi32>,

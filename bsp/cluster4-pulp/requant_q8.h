@@ -7,15 +7,13 @@
 
 #include "xcv_insn.h"
 
-/* The requantisation's columns, one word each for a filter (the table is
- * [F][COLUMNS]): the convolution's own bias, requant_generic.OPERANDS, and the
- * left shift that turns the sums into the translator's prescaled ones (0, or
- * 2 + d for a layer whose int16 weights carry 4 * 2^d: formats/prescaled.py; the
- * kernel takes them as int8), and the kind of the layer's columns (columns_kind's, the
- * same in every filter's: the spec computes it at compile time; scanning the columns
- * took ireerv_conv_q8 1,900 cycles a call of kws). */
+/* The translator's requantisation columns, one word each for a filter ([F][COLUMNS],
+ * the kernel checks' reference, which the spec packs into the kernels' tables): the
+ * convolution's own bias, requant_generic.OPERANDS, and the left shift that turns the
+ * sums into the translator's prescaled ones (0, or 2 + d for a layer whose int16
+ * weights carry 4 * 2^d: formats/prescaled.py; the kernel takes them as int8). */
 enum {
-  BIAS, BIASES, LEFTS, MULTIPLIERS, SIGNS, NUDGES, SHIFTS, AFTER, LOW, HIGH, PRE, KIND, COLUMNS
+  BIAS, BIASES, LEFTS, MULTIPLIERS, SIGNS, NUDGES, SHIFTS, AFTER, LOW, HIGH, PRE, COLUMNS
 };
 
 /* The convolution kernel's table [F][Q_COLUMNS] (iree-data-tiling.mlir's
@@ -66,7 +64,8 @@ static inline __attribute__((always_inline)) int32_t requantise(
 enum { CLIPPED = 1, PLAIN = 2 };
 
 /* The kinds of the n filters of `table` ([n][stride]): what the spec's @ireerv_q8_kinds
- * computes for the KIND column (the kernel checks' reference). */
+ * computes for SHIFT's kind byte (the kernel checks' reference; scanning the columns
+ * took ireerv_conv_q8 1,900 cycles a call of kws). */
 static inline int columns_kind(const int32_t *table, size_t n, size_t stride) {
   int32_t clamp = 0, other = 0;
   for (const int32_t *t = table, *end = table + n * stride; t != end; t += stride) {
