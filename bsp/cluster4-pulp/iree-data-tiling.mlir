@@ -445,28 +445,23 @@ module attributes {transform.with_named_sequence} {
     %kinds = util.call @ireerv_q8_kinds(%biases, %signs, %after, %low, %high, %pres)
         : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
            tensor<?xi32>) -> tensor<?xi32>
+    %mode = util.call @ireerv_q8_mode(%lefts, %signs, %after, %low, %high)
+        : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>)
+        -> tensor<?xi32>
     %sk_empty = tensor.empty(%f) : tensor<?xi32>
-    %mode_empty = tensor.empty(%f) : tensor<?xi32>
-    %shift_word, %mode = linalg.generic {
+    %shift_word = linalg.generic {
         indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
                          affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
-                         affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
-                         affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
-                         affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         affine_map<(d0) -> (d0)>],
         iterator_types = ["parallel"]}
-        ins(%shifts, %kinds, %lefts, %signs, %after, %low, %high, %pres
-            : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
-              tensor<?xi32>, tensor<?xi32>, tensor<?xi32>)
-        outs(%sk_empty, %mode_empty : tensor<?xi32>, tensor<?xi32>) {
-    ^bb0(%e: i32, %k: i32, %l: i32, %s: i32, %a: i32, %lo: i32, %hi: i32, %p: i32,
-         %o1: i32, %o2: i32):
+        ins(%shifts, %kinds, %lefts, %pres : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+            tensor<?xi32>)
+        outs(%sk_empty : tensor<?xi32>) {
+    ^bb0(%e: i32, %k: i32, %l: i32, %p: i32, %o: i32):
       %c0_i32 = arith.constant 0 : i32
       %c2_i32 = arith.constant 2 : i32
       %c8_i32 = arith.constant 8 : i32
       %c16_i32 = arith.constant 16 : i32
-      %c24_i32 = arith.constant 24 : i32
-      %c255_i32 = arith.constant 255 : i32
-      %signed_bit = arith.constant -2147483648 : i32
       %plain_bit = arith.andi %k, %c2_i32 : i32
       %plain = arith.cmpi ne, %plain_bit, %c0_i32 : i32
       %pre_word = arith.select %plain, %l, %p : i32
@@ -474,20 +469,8 @@ module attributes {transform.with_named_sequence} {
       %k_at = arith.shli %k, %c16_i32 : i32
       %ep = arith.ori %e, %pre_at : i32
       %epk = arith.ori %ep, %k_at : i32
-      %signed = arith.cmpi ne, %s, %c0_i32 : i32
-      %lo8 = arith.andi %lo, %c255_i32 : i32
-      %hi8 = arith.andi %hi, %c255_i32 : i32
-      %a8 = arith.andi %a, %c255_i32 : i32
-      %hi_at = arith.shli %hi8, %c8_i32 : i32
-      %a_at = arith.shli %a8, %c16_i32 : i32
-      %l_at = arith.shli %l, %c24_i32 : i32
-      %sign_at = arith.select %signed, %signed_bit, %c0_i32 : i32
-      %m1 = arith.ori %lo8, %hi_at : i32
-      %m2 = arith.ori %m1, %a_at : i32
-      %m3 = arith.ori %m2, %l_at : i32
-      %m4 = arith.ori %m3, %sign_at : i32
-      linalg.yield %epk, %m4 : i32, i32
-    } -> (tensor<?xi32>, tensor<?xi32>)
+      linalg.yield %epk : i32
+    } -> tensor<?xi32>
     %table0 = tensor.empty(%t_n) : tensor<?xi32>
     %at0 = arith.constant 0 : index
     %table1 = tensor.insert_slice %bias into %table0[%at0] [%f] [6]
@@ -508,6 +491,47 @@ module attributes {transform.with_named_sequence} {
     %table = tensor.insert_slice %mode into %table5[%at5] [%f] [6]
         : tensor<?xi32> into tensor<?xi32>
     util.return %table : tensor<?xi32>
+  }
+
+  // MODE, the two kernels' packed word (requant_q8.h), [F]: the clamp's low and high
+  // and the constant after the shift as bytes 0-2, the requantisation's left shift
+  // (bits 24-28) and the sign term (bit 31).
+  util.func private @ireerv_q8_mode(%lefts: tensor<?xi32>, %signs: tensor<?xi32>,
+      %after: tensor<?xi32>, %low: tensor<?xi32>, %high: tensor<?xi32>) -> tensor<?xi32>
+      attributes {inlining_policy = #util.inline.always} {
+    %zero = arith.constant 0 : index
+    %f = tensor.dim %lefts, %zero : tensor<?xi32>
+    %mode_empty = tensor.empty(%f) : tensor<?xi32>
+    %mode = linalg.generic {
+        indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+                         affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+                         affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+        iterator_types = ["parallel"]}
+        ins(%lefts, %signs, %after, %low, %high : tensor<?xi32>, tensor<?xi32>,
+            tensor<?xi32>, tensor<?xi32>, tensor<?xi32>)
+        outs(%mode_empty : tensor<?xi32>) {
+    ^bb0(%l: i32, %s: i32, %a: i32, %lo: i32, %hi: i32, %o: i32):
+      %c0_i32 = arith.constant 0 : i32
+      %c8_i32 = arith.constant 8 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %c24_i32 = arith.constant 24 : i32
+      %c255_i32 = arith.constant 255 : i32
+      %signed_bit = arith.constant -2147483648 : i32
+      %signed = arith.cmpi ne, %s, %c0_i32 : i32
+      %lo8 = arith.andi %lo, %c255_i32 : i32
+      %hi8 = arith.andi %hi, %c255_i32 : i32
+      %a8 = arith.andi %a, %c255_i32 : i32
+      %hi_at = arith.shli %hi8, %c8_i32 : i32
+      %a_at = arith.shli %a8, %c16_i32 : i32
+      %l_at = arith.shli %l, %c24_i32 : i32
+      %sign_at = arith.select %signed, %signed_bit, %c0_i32 : i32
+      %m1 = arith.ori %lo8, %hi_at : i32
+      %m2 = arith.ori %m1, %a_at : i32
+      %m3 = arith.ori %m2, %l_at : i32
+      %m4 = arith.ori %m3, %sign_at : i32
+      linalg.yield %m4 : i32
+    } -> tensor<?xi32>
+    util.return %mode : tensor<?xi32>
   }
 
   // The kind of a layer's columns (a byte of requant_q8.h's Q_SHIFT), [F] of the same value:
@@ -973,27 +997,22 @@ module attributes {transform.with_named_sequence} {
     } -> tensor<?x3xi32>
     %pre_empty = tensor.empty(%c) : tensor<?xi32>
     %base_empty = tensor.empty(%c) : tensor<?xi32>
-    %mode_empty = tensor.empty(%c) : tensor<?xi32>
-    %pre, %base, %mode = linalg.generic {
+    %mode = util.call @ireerv_q8_mode(%lefts, %signs, %after, %low, %high)
+        : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>)
+        -> tensor<?xi32>
+    %pre, %base = linalg.generic {
         indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
-                         affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
-                         affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
                          affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
                          affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
                          affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
         iterator_types = ["parallel"]}
-        ins(%bias, %biases, %lefts, %signs, %after, %low, %high, %pres, %shifts
+        ins(%bias, %biases, %lefts, %signs, %pres, %shifts
             : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
-              tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>)
-        outs(%pre_empty, %base_empty, %mode_empty : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) {
-    ^bb0(%b: i32, %bs: i32, %l: i32, %s: i32, %a: i32, %lo: i32, %hi: i32, %p: i32, %e: i32,
-         %o1: i32, %o2: i32, %o3: i32):
+              tensor<?xi32>)
+        outs(%pre_empty, %base_empty : tensor<?xi32>, tensor<?xi32>) {
+    ^bb0(%b: i32, %bs: i32, %l: i32, %s: i32, %p: i32, %e: i32, %o1: i32, %o2: i32):
       %c0_i32 = arith.constant 0 : i32
       %c8_i32 = arith.constant 8 : i32
-      %c16_i32 = arith.constant 16 : i32
-      %c24_i32 = arith.constant 24 : i32
-      %c255_i32 = arith.constant 255 : i32
-      %signed_bit = arith.constant -2147483648 : i32
       %fb = arith.addi %fill, %b : i32
       %shifted = arith.shli %fb, %p : i32
       %biased = arith.addi %shifted, %bs : i32
@@ -1004,19 +1023,8 @@ module attributes {transform.with_named_sequence} {
       %shift_pre = arith.ori %e, %pre_at : i32
       %bl = arith.shli %biased, %l : i32
       %base_all = arith.select %signed, %biased, %bl : i32
-      %lo8 = arith.andi %lo, %c255_i32 : i32
-      %hi8 = arith.andi %hi, %c255_i32 : i32
-      %a8 = arith.andi %a, %c255_i32 : i32
-      %hi_at = arith.shli %hi8, %c8_i32 : i32
-      %a_at = arith.shli %a8, %c16_i32 : i32
-      %l_at = arith.shli %l, %c24_i32 : i32
-      %sign_at = arith.select %signed, %signed_bit, %c0_i32 : i32
-      %m1 = arith.ori %lo8, %hi_at : i32
-      %m2 = arith.ori %m1, %a_at : i32
-      %m3 = arith.ori %m2, %l_at : i32
-      %m4 = arith.ori %m3, %sign_at : i32
-      linalg.yield %shift_pre, %base_all, %m4 : i32, i32, i32
-    } -> (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>)
+      linalg.yield %shift_pre, %base_all : i32, i32
+    } -> (tensor<?xi32>, tensor<?xi32>)
     %empty = tensor.empty(%c) : tensor<?x8xi32>
     %with_words = tensor.insert_slice %words into %empty[0, 0] [%c, 3] [1, 1]
         : tensor<?x3xi32> into tensor<?x8xi32>
@@ -1224,6 +1232,8 @@ module attributes {transform.with_named_sequence} {
     %table = transform.util.import_symbol @ireerv_q8_table into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %kinds = transform.util.import_symbol @ireerv_q8_kinds into %module if undefined
+        : (!transform.any_op) -> !transform.any_op
+    %modes = transform.util.import_symbol @ireerv_q8_mode into %module if undefined
         : (!transform.any_op) -> !transform.any_op
     %dw16 = transform.util.import_symbol @ireerv_dw_q16 into %module if undefined
         : (!transform.any_op) -> !transform.any_op
